@@ -1,0 +1,32 @@
+/// Declares that a type can transmit a sequence of values over time, as in Combine.
+///
+/// A publisher delivers elements to one or more ``Subscriber`` instances. The
+/// subscriber's `Input` and `Failure` must match the publisher's `Output` and `Failure`.
+///
+/// ```swift
+/// let cancellable = Just(1).map { $0 * 2 }.sink { print($0) }   // prints 2
+/// ```
+public protocol Publisher<Output, Failure> {
+    /// The kind of values published by this publisher.
+    associatedtype Output
+    /// The kind of errors this publisher might publish; `Never` if it cannot fail.
+    associatedtype Failure: Error
+
+    /// Attaches the specified subscriber to this publisher.
+    ///
+    /// Implementations call `subscriber.receive(subscription:)` exactly once. Users call
+    /// ``subscribe(_:)-swift.method`` instead, which forwards here.
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+}
+
+extension Publisher {
+    /// Attaches the specified subscriber to this publisher.
+    @inlinable
+    public func subscribe<S: Subscriber>(_ subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+        receive(subscriber: subscriber)
+    }
+}
+
+/// A namespace for types that serve as publishers, as in Combine.
+public enum Publishers {}

@@ -1,0 +1,36 @@
+import Synchronization
+
+/// One registration with a ``Channel``: the base class of every subscription that a
+/// channel delivers to (subject conduits, key-value observations, bindings).
+///
+/// Subclasses override ``receive(_:)``. A channel calls it on the delivering thread, one
+/// event at a time, never while holding a lock.
+@usableFromInline
+class ChannelObserver<Event> {
+    /// Set once the observer must get nothing more. Read by the delivering thread before
+    /// each event, so that nothing is delivered after `cancel()` returns on that thread
+    /// (and, from another thread, nothing after the event in flight).
+    @usableFromInline
+    final let cancelled = Atomic<Bool>(false)
+
+    /// The observer's index in its channel's slots; guarded by the channel's lock.
+    @usableFromInline
+    final var slot = -1
+
+    /// The sequence number of the last event sent before the observer joined: it only
+    /// receives later events. Written before the observer is visible to delivery.
+    @usableFromInline
+    final var joinedAfter: UInt64 = 0
+
+    @usableFromInline
+    init() {}
+
+    /// Receives one event. Must be overridden.
+    @usableFromInline
+    func receive(_ event: Event) {
+        preconditionFailure("Bindings internal error: \(Self.self) does not override receive(_:)")
+    }
+
+    @inlinable
+    final var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+}

@@ -1,0 +1,43 @@
+/// A subject that wraps a single value and publishes a new element whenever the value
+/// changes, as in Combine.
+///
+/// A subscriber first receives the current value, then every later one. Setting
+/// ``value`` sends. Reads and sends are thread-safe, and ordered (see ``Subject``).
+///
+/// ```swift
+/// let temperature = CurrentValueSubject<Int, Never>(20)
+/// let c = temperature.sink { print($0) }   // prints 20
+/// temperature.value = 21                  // prints 21
+/// ```
+public final class CurrentValueSubject<Output, Failure: Error>: Subject {
+    @usableFromInline let core: SubjectCore<Output, Failure>
+
+    /// Creates a subject with an initial value.
+    public init(_ value: Output) {
+        core = SubjectCore(current: value)
+    }
+
+    /// The value wrapped by this subject, published as a new element whenever it changes.
+    /// After completion, setting it changes nothing.
+    public var value: Output {
+        get {
+            core.channel.lock.withLock { core.current! }
+        }
+        set { send(newValue) }
+    }
+
+    @inlinable
+    public func send(_ input: Output) { core.send(input) }
+
+    public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
+
+    public func send(subscription: any Subscription) { core.send(subscription: subscription) }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.attach(subscriber)
+    }
+}
+
+// `@unchecked Sendable`: all mutable state, the value included, is in `core`, guarded by
+// its channel's lock; values cross threads only when `Output` is itself `Sendable`.
+extension CurrentValueSubject: @unchecked Sendable where Output: Sendable {}

@@ -1,0 +1,89 @@
+/// A publisher that exposes a method for outside callers to publish elements, as in
+/// Combine.
+///
+/// Bindings' subjects deliver in send order to every subscriber: a value sent while
+/// another is being delivered (from inside a subscriber, or from another thread) is
+/// queued and delivered right after it, by the thread already delivering. So no
+/// subscriber ever receives an older value after a newer one. (Combine delivers a nested
+/// send depth-first, which leaves later subscribers with a stale value.)
+public protocol Subject<Output, Failure>: AnyObject, Publisher {
+    /// Sends a value to the subscribers.
+    func send(_ value: Output)
+    /// Sends a completion signal to the subscribers; later sends are ignored.
+    func send(completion: Subscribers.Completion<Failure>)
+    /// Provides this subject with an upstream subscription, requesting unlimited values.
+    func send(subscription: any Subscription)
+}
+
+extension Subject where Output == Void {
+    /// Sends a void value to the subscribers.
+    public func send() { send(()) }
+}
+
+extension Publisher {
+    /// Attaches `subject` to this publisher: the subject republishes every value and the
+    /// completion. Returns a cancellable that ends the connection.
+    ///
+    /// ```swift
+    /// let relay = PassthroughSubject<Int, Never>()
+    /// let c = Just(1).subscribe(relay)
+    /// ```
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
+    where S.Output == Output, S.Failure == Failure {
+        let subscriber = SubjectSubscriber(subject)
+        subscribe(subscriber)
+        return AnyCancellable(subscriber)
+    }
+}
+
+/// Forwards a publisher's events into a subject; weak, so the subject's lifetime is its
+/// owner's.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable {
+    typealias Input = Downstream.Output
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    /// Guarded by `lock`.
+    private weak var downstream: Downstream?
+    /// Guarded by `lock`.
+    private var upstream: (any Subscription)?
+
+    init(_ subject: Downstream) { downstream = subject }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard upstream == nil, let subject = downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstream = subscription
+        lock.unlock()
+        subject.send(subscription: subscription)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.withLock { downstream }?.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let subject = lock.withLock { () -> Downstream? in
+            let subject = downstream
+            downstream = nil
+            upstream = nil
+            return subject
+        }
+        subject?.send(completion: completion)
+    }
+
+    func cancel() {
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            let subscription = upstream
+            upstream = nil
+            downstream = nil
+            return subscription
+        }
+        subscription?.cancel()
+    }
+}

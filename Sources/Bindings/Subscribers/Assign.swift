@@ -1,0 +1,83 @@
+extension Subscribers {
+    /// A subscriber that assigns each received value to a property of an object, as in
+    /// Combine. It holds the object strongly until the stream completes or is cancelled.
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible {
+        public typealias Failure = Never
+
+        private let lock = Lock()
+        /// Guarded by `lock`.
+        private var root: Root?
+        /// Guarded by `lock`.
+        private var subscription: (any Subscription)?
+        private var finished = false
+        /// The key path of the property to assign.
+        public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+        /// The object that receives the values, or `nil` once the stream has ended.
+        public var object: Root? { lock.withLock { root } }
+
+        /// Creates a subscriber that assigns to `keyPath` on `object`.
+        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+            self.root = object
+            self.keyPath = keyPath
+        }
+
+        public var description: String { "Assign \(Root.self)." }
+
+        public func receive(subscription: any Subscription) {
+            lock.lock()
+            guard self.subscription == nil, !finished else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            self.subscription = subscription
+            lock.unlock()
+            subscription.request(.unlimited)
+        }
+
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            let root = lock.withLock { self.root }
+            root?[keyPath: keyPath] = value
+            return .none
+        }
+
+        public func receive(completion: Subscribers.Completion<Never>) {
+            lock.lock()
+            finished = true
+            let root = self.root
+            self.root = nil
+            subscription = nil
+            lock.unlock()
+            withExtendedLifetime(root) {}
+        }
+
+        public func cancel() {
+            lock.lock()
+            finished = true
+            let subscription = self.subscription
+            let root = self.root
+            self.subscription = nil
+            self.root = nil
+            lock.unlock()
+            subscription?.cancel()
+            withExtendedLifetime(root) {}
+        }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Assigns each element from a publisher to a property on an object, which is held
+    /// strongly until the subscription ends.
+    ///
+    /// ```swift
+    /// let c = person.$firstName.assign(to: \.text, on: label)
+    /// ```
+    public func assign<Root>(
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
+    ) -> AnyCancellable {
+        let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        subscribe(subscriber)
+        return AnyCancellable(subscriber)
+    }
+}
