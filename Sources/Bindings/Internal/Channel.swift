@@ -23,31 +23,33 @@ import Darwin
 /// - Cost of a send with no observers: one lock round trip. With observers: two, plus a
 ///   plain call per observer (observers are stored unmanaged, so the loop does not
 ///   retain or release them).
+///
+/// Subclasses add state (``PropertyChannel``); every member here is `final`.
 @usableFromInline
-final class Channel<Event>: @unchecked Sendable {
+class Channel<Event>: @unchecked Sendable {
     // `@unchecked Sendable`: every stored property below is guarded by `lock`, except
     // `slots` and `slotCount`, which the delivering thread also reads without the lock
     // while `delivering` is true; during that time no thread writes them (adds and
     // removals go to `deferred` and are applied by the delivering thread under the lock).
     // `@exclusivity(unchecked)`: the lock, not dynamic enforcement, orders these accesses.
 
-    @usableFromInline let lock = Lock()
+    @usableFromInline final let lock = Lock()
 
     /// Registered observers, in registration order, each retained once by the channel
     /// (released outside the lock on removal). A removed observer leaves a hole (`nil`)
     /// that is compacted away later, so that removal costs O(1) and order is kept.
     @exclusivity(unchecked) @usableFromInline
-    var slots: UnsafeMutablePointer<Unmanaged<ChannelObserver<Event>>?>
-    @exclusivity(unchecked) @usableFromInline var slotCount = 0
-    @exclusivity(unchecked) @usableFromInline var capacity: Int
-    @exclusivity(unchecked) @usableFromInline var liveCount = 0
+    final var slots: UnsafeMutablePointer<Unmanaged<ChannelObserver<Event>>?>
+    @exclusivity(unchecked) @usableFromInline final var slotCount = 0
+    @exclusivity(unchecked) @usableFromInline final var capacity: Int
+    @exclusivity(unchecked) @usableFromInline final var liveCount = 0
 
-    @exclusivity(unchecked) @usableFromInline var delivering = false
-    @exclusivity(unchecked) @usableFromInline var deliverer = pthread_self()
-    @exclusivity(unchecked) @usableFromInline var sequence: UInt64 = 0
-    @exclusivity(unchecked) @usableFromInline var pending: [Pending] = []
-    @exclusivity(unchecked) @usableFromInline var pendingHead = 0
-    @exclusivity(unchecked) @usableFromInline var deferred: [DeferredChange] = []
+    @exclusivity(unchecked) @usableFromInline final var delivering = false
+    @exclusivity(unchecked) @usableFromInline final var deliverer = pthread_self()
+    @exclusivity(unchecked) @usableFromInline final var sequence: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline final var pending: [Pending] = []
+    @exclusivity(unchecked) @usableFromInline final var pendingHead = 0
+    @exclusivity(unchecked) @usableFromInline final var deferred: [DeferredChange] = []
 
     /// A queued event; `target` set means it is for that observer only (its initial value).
     @usableFromInline
@@ -76,15 +78,21 @@ final class Channel<Event>: @unchecked Sendable {
         slots = .allocate(capacity: 2)
     }
 
+    /// The source is gone: every observer hears `sourceDidEnd()` and is released.
     deinit {
         for index in 0..<slotCount {
-            slots[index]?.release()
+            guard let unmanaged = slots[index] else { continue }
+            let observer = unmanaged.takeRetainedValue()
+            observer.slot = -1
+            if !observer.cancelled.exchange(true, ordering: .relaxed) {
+                observer.sourceDidEnd()
+            }
         }
         slots.deallocate()
     }
 
     /// The number of registered observers.
-    var observerCount: Int { lock.withLock { liveCount } }
+    final var observerCount: Int { lock.withLock { liveCount } }
 
     // MARK: Registration
 
@@ -98,7 +106,7 @@ final class Channel<Event>: @unchecked Sendable {
     /// `accept` runs under the lock first; when it returns `false` nothing is registered
     /// and `add` returns `false` (a completed subject uses this).
     @inlinable @discardableResult
-    func add(
+    final func add(
         _ observer: ChannelObserver<Event>, initial: (() -> Event)? = nil,
         accept: () -> Bool = { true }
     ) -> Bool {
@@ -139,7 +147,7 @@ final class Channel<Event>: @unchecked Sendable {
     /// Delivers the event that `current` makes (under the lock) to `observer` alone,
     /// ordered with every other delivery; used to re-send a current value on demand.
     @inlinable
-    func deliverCurrent(to observer: ChannelObserver<Event>, _ current: () -> Event?) {
+    final func deliverCurrent(to observer: ChannelObserver<Event>, _ current: () -> Event?) {
         lock.lock()
         guard let event = current() else {
             lock.unlock()
@@ -159,7 +167,7 @@ final class Channel<Event>: @unchecked Sendable {
 
     /// Removes `observer` if registered. Safe from any thread, inside callbacks, twice.
     @inlinable
-    func remove(_ observer: ChannelObserver<Event>) {
+    final func remove(_ observer: ChannelObserver<Event>) {
         observer.cancelled.store(true, ordering: .relaxed)
         lock.lock()
         if delivering {
@@ -174,7 +182,7 @@ final class Channel<Event>: @unchecked Sendable {
 
     /// Cancels and removes every observer; the caller releases what is returned, outside
     /// any lock. Used when the source of the events completes or goes away.
-    func removeAll() -> [ChannelObserver<Event>] {
+    final func removeAll() -> [ChannelObserver<Event>] {
         lock.lock()
         var removed: [ChannelObserver<Event>] = []
         for index in 0..<slotCount {
@@ -199,7 +207,7 @@ final class Channel<Event>: @unchecked Sendable {
 
     /// Appends under the lock; the channel takes one retain.
     @inlinable
-    func insert(_ observer: ChannelObserver<Event>) {
+    final func insert(_ observer: ChannelObserver<Event>) {
         if slotCount == capacity { grow() }
         observer.slot = slotCount
         slots[slotCount] = Unmanaged.passRetained(observer)
@@ -210,7 +218,7 @@ final class Channel<Event>: @unchecked Sendable {
     /// Removes under the lock; returns the channel's retain for the caller to release
     /// after unlocking (releasing may run deinit code that re-enters the library).
     @inlinable
-    func take(_ observer: ChannelObserver<Event>) -> Unmanaged<ChannelObserver<Event>>? {
+    final func take(_ observer: ChannelObserver<Event>) -> Unmanaged<ChannelObserver<Event>>? {
         let index = observer.slot
         guard index >= 0, index < slotCount, let unmanaged = slots[index],
               unmanaged.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
@@ -230,7 +238,7 @@ final class Channel<Event>: @unchecked Sendable {
     /// Closes the holes, keeping order. Amortised O(1) per removal: it runs only when
     /// more than half the slots are holes.
     @usableFromInline
-    func compact() {
+    final func compact() {
         var write = 0
         for read in 0..<slotCount {
             if let unmanaged = slots[read] {
@@ -244,7 +252,7 @@ final class Channel<Event>: @unchecked Sendable {
     }
 
     @usableFromInline
-    func grow() {
+    final func grow() {
         let newCapacity = capacity * 2
         let newSlots = UnsafeMutablePointer<Unmanaged<ChannelObserver<Event>>?>.allocate(capacity: newCapacity)
         newSlots.moveInitialize(from: slots, count: slotCount)
@@ -257,7 +265,7 @@ final class Channel<Event>: @unchecked Sendable {
 
     /// Sends `event` to every observer (see the type's contract).
     @inlinable
-    func send(_ event: Event) {
+    final func send(_ event: Event) {
         send(event) { true }
     }
 
@@ -265,7 +273,7 @@ final class Channel<Event>: @unchecked Sendable {
     /// subject updates its current value or records its completion, atomically with the
     /// event's place in the order.
     @inlinable
-    func send(_ event: Event, accept: () -> Bool) {
+    final func send(_ event: Event, accept: () -> Bool) {
         lock.lock()
         guard accept() else {
             lock.unlock()
@@ -292,7 +300,7 @@ final class Channel<Event>: @unchecked Sendable {
     /// Calls every registered observer. Runs without the lock, only on the delivering
     /// thread, while no other thread writes `slots`.
     @inlinable
-    func deliver(_ event: Event, sequence: UInt64) {
+    final func deliver(_ event: Event, sequence: UInt64) {
         let slots = self.slots
         let count = slotCount
         for index in 0..<count {
@@ -310,7 +318,7 @@ final class Channel<Event>: @unchecked Sendable {
     /// Whatever this drops (removed observers, delivered events) is released after the
     /// lock is given up, since a deinit may re-enter the library.
     @usableFromInline
-    func finishDelivering() {
+    final func finishDelivering() {
         var released: [Unmanaged<ChannelObserver<Event>>] = []
         var changes: [DeferredChange] = []
         var delivered: [Pending] = []
@@ -351,7 +359,7 @@ final class Channel<Event>: @unchecked Sendable {
     }
 
     @inlinable
-    func dropReleased(_ released: inout [Unmanaged<ChannelObserver<Event>>], _ changes: inout [DeferredChange]) {
+    final func dropReleased(_ released: inout [Unmanaged<ChannelObserver<Event>>], _ changes: inout [DeferredChange]) {
         if !released.isEmpty {
             for unmanaged in released { unmanaged.release() }
             released.removeAll(keepingCapacity: true)

@@ -31,6 +31,18 @@ class ChannelObserver<Event> {
         preconditionFailure("Bindings internal error: \(Self.self) does not override receive(_:)")
     }
 
+    /// The channel is being destroyed (its source, a model or subject, is gone); the
+    /// observer will get nothing more. Called once, outside any lock. Default: nothing.
+    @usableFromInline
+    func sourceDidEnd() {}
+
+    /// Marks the observer cancelled; returns `true` for the call that did it (so that
+    /// cleanup runs once however many threads cancel at once).
+    @inlinable
+    final func markCancelled() -> Bool {
+        !cancelled.exchange(true, ordering: .acquiringAndReleasing)
+    }
+
     @inlinable
     final var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 }

@@ -1,0 +1,27 @@
+/// A type that offers reactive extensions through `.reactive`, in the style of
+/// ReactiveSwift and thoughtbot's Bindings.
+///
+/// ```swift
+/// extension Reactive where Base: Label {
+///     var shouting: BindingSink<Base, String> { BindingSink(owner: base) { $0.text = $1.uppercased() } }
+/// }
+/// ```
+public protocol ReactiveExtensionProvider {}
+
+extension ReactiveExtensionProvider {
+    /// The reactive extensions of this instance.
+    public var reactive: Reactive<Self> { Reactive(self) }
+
+    /// The reactive extensions of this type.
+    public static var reactive: Reactive<Self>.Type { Reactive<Self>.self }
+}
+
+/// A proxy that carries the reactive extensions of `Base`: extend it with
+/// `extension Reactive where Base: MyType { ... }`.
+public struct Reactive<Base> {
+    /// The object or value that the extensions act on.
+    public let base: Base
+
+    /// Wraps `base`.
+    public init(_ base: Base) { self.base = base }
+}

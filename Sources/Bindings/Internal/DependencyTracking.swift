@@ -1,0 +1,103 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something whose changes a derived key path can depend on: the channel of an
+/// `@Observed` property, or of a key path notified by hand.
+@usableFromInline
+protocol DependencySource: AnyObject {
+    /// Registers `dependent` to hear about every change (and prior notice); the returned
+    /// link unregisters it.
+    func attach(_ dependent: any DependentHandler) -> any DependencyLink
+}
+
+/// A registration made by ``DependencySource/attach(_:)``.
+@usableFromInline
+protocol DependencyLink: AnyObject {
+    func detach()
+}
+
+/// What a dependency tells the derived observation that depends on it.
+@usableFromInline
+protocol DependentHandler: AnyObject {
+    func dependencyWillChange()
+    func dependencyDidChange()
+    func dependencyEnded()
+}
+
+/// The observer a derived observation registers with each of its dependencies.
+final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, DependencyLink {
+    private weak var source: PropertyChannel<Value>?
+    /// Strong: the dependency links are what keep a derived observation alive.
+    private let dependent: any DependentHandler
+
+    init(source: PropertyChannel<Value>, dependent: any DependentHandler) {
+        self.source = source
+        self.dependent = dependent
+    }
+
+    override func receive(_ event: PropertyEvent<Value>) {
+        if event.isPrior { dependent.dependencyWillChange() } else { dependent.dependencyDidChange() }
+    }
+
+    override func sourceDidEnd() { dependent.dependencyEnded() }
+
+    func detach() {
+        guard markCancelled() else { return }
+        source?.remove(self, needsOld: false, needsPrior: true)
+    }
+}
+
+/// Finds out which observable storage a piece of code reads.
+///
+/// The getter of every `@Observed` property checks ``isActive`` (one relaxed atomic load)
+/// and, only when some thread is tracking, reports itself through ``record(_:)``.
+@usableFromInline
+enum DependencyTracking {
+    /// The number of threads tracking right now.
+    @usableFromInline static let activeThreads = Atomic<Int>(0)
+
+    /// Whether any thread is tracking; reads stay cheap when none is.
+    @inlinable
+    static var isActive: Bool { activeThreads.load(ordering: .relaxed) != 0 }
+
+    /// The current thread's list of recorded sources, if it is tracking.
+    private final class Recorder {
+        var sources: [any DependencySource] = []
+        var seen = Set<ObjectIdentifier>()
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `body`, returning its result and every source it read (each once, in order).
+    /// Nests: an inner tracking's reads are not reported to the outer one.
+    static func track<T>(_ body: () -> T) -> (T, [any DependencySource]) {
+        let recorder = Recorder()
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(recorder).toOpaque())
+        activeThreads.add(1, ordering: .relaxed)
+        let result = body()
+        activeThreads.subtract(1, ordering: .relaxed)
+        pthread_setspecific(key, previous)
+        return withExtendedLifetime(recorder) { (result, recorder.sources) }
+    }
+
+    /// Reports that the current thread read `source`.
+    @usableFromInline
+    static func record(_ source: any DependencySource) {
+        guard let raw = pthread_getspecific(key) else { return }
+        let recorder = Unmanaged<Recorder>.fromOpaque(raw).takeUnretainedValue()
+        if recorder.seen.insert(ObjectIdentifier(source)).inserted {
+            recorder.sources.append(source)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Synchronization
+
+/// What an observed property's channel carries: a change, or (for `.prior` observers) a
+/// notice that a change is about to happen.
+@usableFromInline
+struct PropertyEvent<Value> {
+    /// `true` for the notice sent before a change.
+    @usableFromInline let isPrior: Bool
+    /// The value before the change; present when some observer asked for old values
+    /// (`.old` or `.prior`), always for a prior notice.
+    @usableFromInline let old: Value?
+    /// The value after the change; `nil` for a prior notice.
+    @usableFromInline let new: Value?
+
+    @inlinable
+    init(isPrior: Bool, old: Value?, new: Value?) {
+        self.isPrior = isPrior
+        self.old = old
+        self.new = new
+    }
+}
+
+/// The channel of one observable value: an `@Observed` property of one object, an
+/// ``ObservableValue``, a derived key path (computed or chained), or a key path that a
+/// model notifies by hand.
+///
+/// It knows how to read the current value (for `.initial`), and counts the observers
+/// that need old values or prior notices, so that a set with nobody asking pays for
+/// neither.
+@usableFromInline
+final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySource, @unchecked Sendable {
+    // `@unchecked Sendable`: the counters are atomics; `read` and `key` are immutable.
+
+    /// Reads the current value, or `nil` when its object is gone.
+    @usableFromInline let read: () -> Value?
+    /// The key path this channel stands for and the object it belongs to, which tells a
+    /// direct observation of an `@Observed` property apart from a computed one.
+    /// Set on the model's isolation (where the channel is created and tracked), read there.
+    @exclusivity(unchecked) @usableFromInline var key: AnyKeyPath?
+    @usableFromInline let ownerID: ObjectIdentifier?
+
+    @usableFromInline let oldWanted = Atomic<Int>(0)
+    @usableFromInline let priorWanted = Atomic<Int>(0)
+    /// Called when the last observer leaves (derived channels tear down their tracking).
+    @usableFromInline weak var emptyHandler: (any ChannelEmptyHandler)?
+
+    @usableFromInline
+    init(key: AnyKeyPath?, ownerID: ObjectIdentifier?, read: @escaping () -> Value?) {
+        self.key = key
+        self.ownerID = ownerID
+        self.read = read
+        super.init()
+    }
+
+    @inlinable
+    var wantsOld: Bool { oldWanted.load(ordering: .relaxed) > 0 }
+
+    @inlinable
+    var wantsPrior: Bool { priorWanted.load(ordering: .relaxed) > 0 }
+
+    /// Registers an observer with its needs, delivering the current value first when
+    /// `initial` is set.
+    @usableFromInline
+    func add(_ observer: ChannelObserver<PropertyEvent<Value>>, needsOld: Bool, needsPrior: Bool, initial: Bool) {
+        if needsOld || needsPrior { oldWanted.add(1, ordering: .relaxed) }
+        if needsPrior { priorWanted.add(1, ordering: .relaxed) }
+        if initial {
+            let read = self.read
+            add(observer, initial: { PropertyEvent(isPrior: false, old: nil, new: read()) })
+        } else {
+            add(observer)
+        }
+    }
+
+    /// Unregisters an observer added with ``add(_:needsOld:needsPrior:initial:)``; the
+    /// caller guarantees it runs once per observer.
+    @usableFromInline
+    func remove(_ observer: ChannelObserver<PropertyEvent<Value>>, needsOld: Bool, needsPrior: Bool) {
+        if needsOld || needsPrior { oldWanted.subtract(1, ordering: .relaxed) }
+        if needsPrior { priorWanted.subtract(1, ordering: .relaxed) }
+        remove(observer)
+        if let emptyHandler, observerCount == 0 {
+            emptyHandler.channelBecameEmpty()
+        }
+    }
+
+    /// Sends a change. `old` is dropped unless someone asked for it.
+    @inlinable
+    func sendChange(old: Value?, new: Value) {
+        send(PropertyEvent(isPrior: false, old: old, new: new))
+    }
+
+    /// Sends the notice that precedes a change.
+    @inlinable
+    func sendPrior(old: Value) {
+        send(PropertyEvent(isPrior: true, old: old, new: nil))
+    }
+
+    // MARK: DependencySource
+
+    @usableFromInline
+    func attach(_ dependent: any DependentHandler) -> any DependencyLink {
+        let link = DependentObserver<Value>(source: self, dependent: dependent)
+        add(link, needsOld: false, needsPrior: true, initial: false)
+        return link
+    }
+}
+
+/// Told when a channel's last observer has left.
+@usableFromInline
+protocol ChannelEmptyHandler: AnyObject {
+    func channelBecameEmpty()
+}

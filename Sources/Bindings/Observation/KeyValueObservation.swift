@@ -1,0 +1,141 @@
+import Synchronization
+
+/// A token for an observation made with ``KeyValueObservable/observe(_:options:changeHandler:)``,
+/// as Foundation's `NSKeyValueObservation`: the observation lasts until ``invalidate()``
+/// or until the token is released.
+///
+/// It holds neither the model nor, once the model is gone, the change handler; using it
+/// after that is harmless. It is `Sendable`: invalidate from any thread.
+public final class KeyValueObservation: Sendable {
+    /// Weak: the observer lives in its channel, which dies with the model.
+    private let observer: WeakObserverReference
+
+    init(_ observer: any UnregisteringObserver) {
+        self.observer = WeakObserverReference(observer)
+    }
+
+    /// Ends the observation: no notification starts after this returns. Idempotent.
+    public func invalidate() {
+        observer.object?.unregister()
+    }
+
+    deinit { invalidate() }
+}
+
+/// An observer that can be told to stop, from any thread.
+protocol UnregisteringObserver: AnyObject {
+    func unregister()
+}
+
+/// A weak reference to an observer.
+final class WeakObserverReference: @unchecked Sendable {
+    // `@unchecked Sendable`: the reference is never assigned after init, the runtime
+    // loads weak references atomically, and `unregister()` is thread-safe.
+    weak var object: (any UnregisteringObserver)?
+    init(_ object: any UnregisteringObserver) { self.object = object }
+}
+
+/// The observer behind a ``KeyValueObservation``: calls the change handler with the
+/// object and a ``KeyValueObservedChange`` built as the options say.
+final class ChangeHandlerObserver<Root: KeyValueObservable, Value>: PropertyObserver<Value>, @unchecked Sendable {
+    // `@unchecked Sendable`: `handler` and `root` are immutable (a weak reference is
+    // loaded atomically); deliveries come from the channel, one at a time.
+
+    private weak var root: Root?
+    private let handler: (Root, KeyValueObservedChange<Value>) -> Void
+
+    init(
+        root: Root, channel: PropertyChannel<Value>, keepAlive: AnyObject?, options: KeyValueObservingOptions,
+        handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
+    ) {
+        self.root = root
+        self.handler = handler
+        super.init(channel: channel, keepAlive: keepAlive, options: options)
+    }
+
+    override func receive(_ event: PropertyEvent<Value>) {
+        guard let root else { return }
+        if event.isPrior {
+            guard options.contains(.prior) else { return }
+            handler(root, KeyValueObservedChange(
+                kind: .setting, newValue: nil, oldValue: options.contains(.old) ? event.old : nil, isPrior: true))
+        } else {
+            handler(root, KeyValueObservedChange(
+                kind: .setting, newValue: options.contains(.new) ? event.new : nil,
+                oldValue: options.contains(.old) ? event.old : nil, isPrior: false))
+        }
+    }
+}
+
+extension KeyValueObservable {
+    /// Observes the value at `keyPath`, as Foundation's `observe(_:options:changeHandler:)`.
+    ///
+    /// ```swift
+    /// let token = person.observe(\.fullName, options: [.old, .new]) { person, change in
+    ///     print(change.oldValue!, "->", change.newValue!)
+    /// }
+    /// ```
+    /// With `.initial` the handler runs once before this returns. Every set notifies,
+    /// equal values included. The handler runs on the thread that made the change.
+    /// Keep the returned token: the observation ends when it is released.
+    public func observe<Value>(
+        _ keyPath: KeyPath<Self, Value>,
+        options: KeyValueObservingOptions = [],
+        changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+    ) -> KeyValueObservation {
+        let (channel, keepAlive) = ObservationTarget.resolve(self, keyPath)
+        let observer = ChangeHandlerObserver(
+            root: self, channel: channel, keepAlive: keepAlive, options: options, handler: changeHandler)
+        let token = KeyValueObservation(observer)
+        observer.register()
+        return token
+    }
+
+    /// A publisher of the values at `keyPath`, as Combine's `publisher(for:options:)`.
+    ///
+    /// ```swift
+    /// let c = person.publisher(for: \.address.city).sink { print($0) }
+    /// ```
+    public func publisher<Value>(
+        for keyPath: KeyPath<Self, Value>,
+        options: KeyValueObservingOptions = [.initial, .new]
+    ) -> KeyValueObservingPublisher<Self, Value> {
+        KeyValueObservingPublisher(object: self, keyPath: keyPath, options: options)
+    }
+
+    /// Announces a change to the value at `keyPath` that `@Observed` cannot see (storage
+    /// that is not `@Observed`); pair it with ``didChangeValue(for:)``.
+    ///
+    /// ```swift
+    /// var celsius: Double {
+    ///     get { storage }
+    ///     set { willChangeValue(for: \.celsius); storage = newValue; didChangeValue(for: \.celsius) }
+    /// }
+    /// ```
+    public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        if let channel = directChannel(keyPath) {
+            if channel.wantsPrior { channel.sendPrior(old: self[keyPath: keyPath]) }
+        } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
+            channel.sendPrior(old: ())
+        }
+    }
+
+    /// Announces that the value at `keyPath` has changed; observers receive the current
+    /// value as the new one.
+    public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        if let channel = directChannel(keyPath) {
+            channel.sendChange(old: nil, new: self[keyPath: keyPath])
+        } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
+            channel.sendChange(old: nil, new: ())
+        }
+    }
+
+    /// The channel of `keyPath` if it is exactly one `@Observed` property of `self`.
+    private func directChannel<Value>(_ keyPath: KeyPath<Self, Value>) -> PropertyChannel<Value>? {
+        let (_, sources) = DependencyTracking.track { self[keyPath: keyPath] }
+        guard sources.count == 1, let channel = sources[0] as? PropertyChannel<Value>,
+              channel.ownerID == ObjectIdentifier(self), channel.key == keyPath
+        else { return nil }
+        return channel
+    }
+}

@@ -1,0 +1,60 @@
+/// A publisher of the values at a key path of a ``KeyValueObservable`` model, as
+/// Combine's `NSObject.KeyValueObservingPublisher`. Make one with
+/// ``KeyValueObservable/publisher(for:options:)``.
+///
+/// It emits the value after each change, the current value at subscription when
+/// `.initial` is in the options (the default), and with `.prior` the value before each
+/// change too. The key path may be an `@Observed` property, a computed property, or a
+/// chain through observed objects, which re-subscribes when an intermediate object is
+/// replaced. It holds the model weakly and finishes when the model is gone.
+///
+/// ```swift
+/// let c = person.publisher(for: \.address.city).sink { print($0) }   // "London"
+/// person.address.city = "Paris"                                     // "Paris"
+/// ```
+public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Publisher {
+    public typealias Output = Value
+    public typealias Failure = Never
+
+    /// The observed object, or `nil` once it is gone.
+    public var object: Subject? { reference.object }
+    /// The observed key path.
+    public let keyPath: KeyPath<Subject, Value>
+    /// The options of the observation.
+    public let options: KeyValueObservingOptions
+
+    private let reference: WeakReference<Subject>
+
+    /// Creates a publisher for `keyPath` on `object`.
+    public init(object: Subject, keyPath: KeyPath<Subject, Value>, options: KeyValueObservingOptions) {
+        reference = WeakReference(object)
+        self.keyPath = keyPath
+        self.options = options
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        guard let object else {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: .finished)
+            return
+        }
+        let (channel, keepAlive) = ObservationTarget.resolve(object, keyPath)
+        let subscription = PropertySubscription(
+            channel: channel, keepAlive: keepAlive, options: options, downstream: subscriber)
+        subscriber.receive(subscription: subscription)
+    }
+}
+
+extension KeyValueObservingPublisher: Equatable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.object === rhs.object && lhs.keyPath == rhs.keyPath && lhs.options == rhs.options
+    }
+}
+
+/// A weak reference in a value type.
+final class WeakReference<Object: AnyObject>: @unchecked Sendable {
+    // `@unchecked Sendable`: a weak reference is loaded and cleared atomically by the
+    // runtime, and `object` is never assigned after init.
+    weak var object: Object?
+    init(_ object: Object) { self.object = object }
+}

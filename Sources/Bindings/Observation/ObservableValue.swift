@@ -1,0 +1,59 @@
+/// A standalone observable value: thread-safe, and a publisher of its current value,
+/// then of every update.
+///
+/// ```swift
+/// let title = ObservableValue("Title")
+/// let c = title.sink { print($0) }   // "Title"
+/// title.update("New Title")          // "New Title"; title.value == "New Title"
+/// ```
+///
+/// Updates from any number of threads are atomic and ordered: every subscriber receives
+/// the values in the order they were stored, and ends with the current one.
+public final class ObservableValue<Value>: Publisher {
+    public typealias Output = Value
+    public typealias Failure = Never
+
+    @usableFromInline let storage: Storage
+    @usableFromInline let channel: PropertyChannel<Value>
+
+    /// The value; `@unchecked Sendable` because `value` is only read or written with the
+    /// channel's lock held.
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        @usableFromInline var value: Value
+        @usableFromInline init(_ value: Value) { self.value = value }
+    }
+
+    /// Creates an observable value.
+    public init(_ value: Value) {
+        let storage = Storage(value)
+        self.storage = storage
+        channel = PropertyChannel(key: nil, ownerID: nil, read: { storage.value })
+    }
+
+    /// The current value. Setting it is the same as ``update(_:)``.
+    public var value: Value {
+        get { channel.lock.withLock { storage.value } }
+        set { update(newValue) }
+    }
+
+    /// Stores `newValue` and delivers it to every subscriber.
+    @inlinable
+    public func update(_ newValue: Value) {
+        let storage = self.storage
+        channel.send(PropertyEvent(isPrior: false, old: nil, new: newValue)) {
+            storage.value = newValue
+            return true
+        }
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        let subscription = PropertySubscription(
+            channel: channel, keepAlive: nil, options: [.initial, .new], downstream: subscriber)
+        subscriber.receive(subscription: subscription)
+    }
+}
+
+// `@unchecked Sendable`: all mutable state is `storage.value`, guarded by the channel's
+// lock; values cross threads only when `Value` is itself `Sendable`.
+extension ObservableValue: @unchecked Sendable where Value: Sendable {}

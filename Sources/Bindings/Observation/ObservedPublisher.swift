@@ -1,0 +1,24 @@
+extension Observed {
+    /// The publisher of an `@Observed` property, its projection `$property`: the current
+    /// value when subscribed, then the value of every set, on the thread that set it.
+    /// It finishes when the model is gone, and never keeps the model alive.
+    ///
+    /// ```swift
+    /// let c = person.$firstName.sink { print($0) }   // "Ada", then each new name
+    /// ```
+    public struct Publisher: Bindings.Publisher {
+        public typealias Output = Value
+        public typealias Failure = Never
+
+        @usableFromInline let channel: PropertyChannel<Value>
+
+        @inlinable
+        init(channel: PropertyChannel<Value>) { self.channel = channel }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+            let subscription = PropertySubscription(
+                channel: channel, keepAlive: nil, options: [.initial, .new], downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+        }
+    }
+}
