@@ -98,29 +98,34 @@ class Channel<Event>: @unchecked Sendable {
 
     /// Registers `observer`: it receives the events sent from now on.
     ///
-    /// With `initial`, the observer first receives the event that `initial` makes; it runs
-    /// under the lock, so that what it reads is ordered with `send(_:accept:)`. The
-    /// initial event is delivered before `add` returns, unless another thread is
-    /// delivering at this moment, in which case that thread delivers it next, in order.
-    ///
     /// `accept` runs under the lock first; when it returns `false` nothing is registered
-    /// and `add` returns `false` (a completed subject uses this).
+    /// and `add` returns `false` (a completed subject, a closed channel).
     @inlinable @discardableResult
-    final func add(
-        _ observer: ChannelObserver<Event>, initial: (() -> Event)? = nil,
-        accept: () -> Bool = { true }
-    ) -> Bool {
+    final func add(_ observer: ChannelObserver<Event>, accept: () -> Bool = { true }) -> Bool {
         lock.lock()
         guard accept() else {
             lock.unlock()
             return false
         }
         observer.joinedAfter = sequence
-        guard let initial else {
-            if delivering { deferred.append(.add(observer)) } else { insert(observer) }
+        if delivering { deferred.append(.add(observer)) } else { insert(observer) }
+        lock.unlock()
+        return true
+    }
+
+    /// Registers `observer` and delivers it the event that `initial` makes first; see
+    /// ``add(_:accept:)``. `initial` runs under the lock, so that what it reads is
+    /// ordered with `send(_:accept:)`. The initial event is delivered before this
+    /// returns, unless another thread is delivering at this moment, in which case that
+    /// thread delivers it next, in order.
+    @inlinable @discardableResult
+    final func add(_ observer: ChannelObserver<Event>, initial: () -> Event, accept: () -> Bool = { true }) -> Bool {
+        lock.lock()
+        guard accept() else {
             lock.unlock()
-            return true
+            return false
         }
+        observer.joinedAfter = sequence
         let event = initial()
         if !delivering {
             // Become the deliverer, so that nothing reaches the observer before this.
@@ -129,7 +134,7 @@ class Channel<Event>: @unchecked Sendable {
             deliverer = pthread_self()
             lock.unlock()
             if !observer.isCancelled { observer.receive(event) }
-            finishDelivering()
+            endDelivering()
         } else if pthread_equal(deliverer, pthread_self()) != 0 {
             // Re-entrant, from a callback on the delivering thread: deliver now; the
             // observer joins the list when the current event is done.
@@ -158,7 +163,7 @@ class Channel<Event>: @unchecked Sendable {
             deliverer = pthread_self()
             lock.unlock()
             if !observer.isCancelled { observer.receive(event) }
-            finishDelivering()
+            endDelivering()
         } else {
             pending.append(Pending(sequence: sequence, event: event, target: observer))
             lock.unlock()
@@ -294,6 +299,20 @@ class Channel<Event>: @unchecked Sendable {
         let sequence = self.sequence
         lock.unlock()
         deliver(event, sequence: sequence)
+        endDelivering()
+    }
+
+    /// Ends a delivery: the common case (nothing queued or deferred meanwhile) inline,
+    /// the rest in ``finishDelivering()``.
+    @inlinable
+    final func endDelivering() {
+        lock.lock()
+        if deferred.isEmpty, pendingHead == pending.count {
+            delivering = false
+            lock.unlock()
+            return
+        }
+        lock.unlock()
         finishDelivering()
     }
 

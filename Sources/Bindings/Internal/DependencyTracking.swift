@@ -32,7 +32,8 @@ protocol DependentHandler: AnyObject {
 
 /// The observer a derived observation registers with each of its dependencies.
 final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, DependencyLink {
-    private weak var source: PropertyChannel<Value>?
+    /// Strong, like every reference to a channel (see `PropertyObserver.channel`).
+    private let source: PropertyChannel<Value>
     /// Strong: the dependency links are what keep a derived observation alive.
     private let dependent: any DependentHandler
 
@@ -49,7 +50,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
 
     func detach() {
         guard markCancelled() else { return }
-        source?.remove(self, needsOld: false, needsPrior: true)
+        source.remove(self, needsOld: false, needsPrior: true)
     }
 }
 

@@ -120,6 +120,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             return links
         }
         for link in links { link.detach() }
-        for observer in channel.removeAll() { observer.sourceDidEnd() }
+        channel.close()
     }
 }

@@ -8,28 +8,27 @@ import Darwin
 
 /// Finds the channel to observe for a key path of a model.
 enum ObservationTarget {
-    /// The channel for `keyPath` on `root`, and the object that must live as long as an
-    /// observer of it (a derived observation owns its channel).
+    /// The channel for `keyPath` on `root`.
     ///
     /// A key path that is exactly one `@Observed` property of `root`, with no declared
     /// dependencies, observes that property's channel directly (the fast path). Anything
     /// else is a ``DerivedObservation``.
     static func resolve<Root: KeyValueObservable, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>
-    ) -> (channel: PropertyChannel<Value>, keepAlive: AnyObject?) {
+    ) -> PropertyChannel<Value> {
         let affecting = Array(Root.keyPathsAffectingValue(for: keyPath))
         let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
         if affecting.isEmpty, sources.count == 1,
            let channel = sources[0] as? PropertyChannel<Value>,
            channel.ownerID == ObjectIdentifier(root), channel.key == keyPath
         {
-            return (channel, nil)
+            return channel
         }
         if sources.isEmpty, affecting.isEmpty {
             warnUntracked(keyPath)
         }
         let derived = DerivedObservation(root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value)
-        return (derived.channel, derived)
+        return derived.channel
     }
 
     /// `@unchecked Sendable`: `warned` is only touched with `lock` held.

@@ -39,6 +39,9 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     @exclusivity(unchecked) @usableFromInline var key: AnyKeyPath?
     @usableFromInline let ownerID: ObjectIdentifier?
 
+    /// Set once the source is gone; guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var closed = false
+
     @usableFromInline let oldWanted = Atomic<Int>(0)
     @usableFromInline let priorWanted = Atomic<Int>(0)
     /// Called when the last observer leaves (derived channels tear down their tracking).
@@ -59,17 +62,33 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     var wantsPrior: Bool { priorWanted.load(ordering: .relaxed) > 0 }
 
     /// Registers an observer with its needs, delivering the current value first when
-    /// `initial` is set.
-    @usableFromInline
-    func add(_ observer: ChannelObserver<PropertyEvent<Value>>, needsOld: Bool, needsPrior: Bool, initial: Bool) {
+    /// `initial` is set. Returns `false`, registering nothing, once the channel is closed.
+    @usableFromInline @discardableResult
+    func add(_ observer: ChannelObserver<PropertyEvent<Value>>, needsOld: Bool, needsPrior: Bool, initial: Bool) -> Bool {
         if needsOld || needsPrior { oldWanted.add(1, ordering: .relaxed) }
         if needsPrior { priorWanted.add(1, ordering: .relaxed) }
-        if initial {
-            let read = self.read
-            add(observer, initial: { PropertyEvent(isPrior: false, old: nil, new: read()) })
-        } else {
-            add(observer)
+        let added = initial
+            ? add(observer, initial: { PropertyEvent(isPrior: false, old: nil, new: read()) }, accept: { !closed })
+            : add(observer, accept: { !closed })
+        if !added {
+            if needsOld || needsPrior { oldWanted.subtract(1, ordering: .relaxed) }
+            if needsPrior { priorWanted.subtract(1, ordering: .relaxed) }
         }
+        return added
+    }
+
+    /// The source is gone: refuse new observers, and tell the registered ones (outside
+    /// the lock) that nothing more will come.
+    @usableFromInline
+    func close() {
+        lock.withLock { closed = true }
+        for observer in removeAll() { observer.sourceDidEnd() }
+    }
+
+    /// Tells the empty handler if nobody is registered (an observer that never
+    /// registered was cancelled).
+    func checkEmpty() {
+        if let emptyHandler, observerCount == 0 { emptyHandler.channelBecameEmpty() }
     }
 
     /// Unregisters an observer added with ``add(_:needsOld:needsPrior:initial:)``; the
@@ -79,9 +98,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         if needsOld || needsPrior { oldWanted.subtract(1, ordering: .relaxed) }
         if needsPrior { priorWanted.subtract(1, ordering: .relaxed) }
         remove(observer)
-        if let emptyHandler, observerCount == 0 {
-            emptyHandler.channelBecameEmpty()
-        }
+        checkEmpty()
     }
 
     /// Sends a change. `old` is dropped unless someone asked for it.

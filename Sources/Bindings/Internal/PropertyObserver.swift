@@ -5,24 +5,24 @@ import Synchronization
 ///
 /// It registers with its channel once (``register()``) and unregisters once, whichever
 /// of cancel, and the end of the source, comes first, from any thread.
+@usableFromInline
 class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, UnregisteringObserver, @unchecked Sendable {
-    // `@unchecked Sendable`: `state` is atomic; `channel` is weak and set once in init;
-    // `keepAlive` and `options` are immutable. Subclasses document their own state.
+    // `@unchecked Sendable`: `state` is atomic; `channel` and `options` are immutable.
+    // Subclasses document their own state.
 
-    /// Weak: the channel of an `@Observed` property must die with its model, which is how
-    /// observers learn that the model is gone.
-    private weak var channel: PropertyChannel<Value>?
-    /// A derived observation that owns `channel` (computed and chained key paths); held
-    /// so that a key path with no dependencies still delivers its initial value.
-    private let keepAlive: AnyObject?
+    /// Strong: an observer never keeps the model alive (a channel does not), and a weak
+    /// reference would give the channel a side table, which slows every retain of it.
+    /// The channel holds the observer while registered; the cycle ends on unregister or
+    /// when the channel closes (its model is gone).
+    private let channel: PropertyChannel<Value>
     let options: KeyValueObservingOptions
 
     /// 0 idle, 1 registering, 2 registered, 3 cancelled.
     private let state = Atomic<UInt8>(0)
 
-    init(channel: PropertyChannel<Value>, keepAlive: AnyObject?, options: KeyValueObservingOptions) {
+    @usableFromInline
+    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions) {
         self.channel = channel
-        self.keepAlive = keepAlive
         self.options = options
     }
 
@@ -31,11 +31,17 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
 
     /// Registers with the channel; with `.initial` the current value arrives first.
     /// Does nothing if already registered or cancelled.
+    @usableFromInline
     final func register() {
-        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged,
-              let channel
+        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        channel.add(self, needsOld: needsOld, needsPrior: needsPrior, initial: options.contains(.initial))
+        guard channel.add(self, needsOld: needsOld, needsPrior: needsPrior, initial: options.contains(.initial)) else {
+            // The channel is closed: its model is gone.
+            if state.compareExchange(expected: 1, desired: 3, ordering: .acquiringAndReleasing).exchanged {
+                sourceEnded()
+            }
+            return
+        }
         if !state.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged {
             // Cancelled while registering: the cleanup is ours.
             channel.remove(self, needsOld: needsOld, needsPrior: needsPrior)
@@ -43,11 +49,14 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
     }
 
     /// Stops delivery at once and unregisters. Idempotent, thread-safe.
+    @usableFromInline
     final func unregister() {
         cancelled.store(true, ordering: .releasing)
         let previous = state.exchange(3, ordering: .acquiringAndReleasing)
-        if previous == 2, let channel {
+        if previous == 2 {
             channel.remove(self, needsOld: needsOld, needsPrior: needsPrior)
+        } else if previous == 0 {
+            channel.checkEmpty()
         }
     }
 

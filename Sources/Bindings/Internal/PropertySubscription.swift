@@ -21,9 +21,9 @@ where Downstream.Failure == Never {
     private let spin = SpinLock()
     private var demand = Subscribers.Demand.none
 
-    init(channel: PropertyChannel<Value>, keepAlive: AnyObject?, options: KeyValueObservingOptions, downstream: Downstream) {
+    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, downstream: Downstream) {
         self.downstream = downstream
-        super.init(channel: channel, keepAlive: keepAlive, options: options)
+        super.init(channel: channel, options: options)
     }
 
     var description: String { "KeyValueObservingPublisher" }

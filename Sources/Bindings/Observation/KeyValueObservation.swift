@@ -45,12 +45,12 @@ final class ChangeHandlerObserver<Root: KeyValueObservable, Value>: PropertyObse
     private let handler: (Root, KeyValueObservedChange<Value>) -> Void
 
     init(
-        root: Root, channel: PropertyChannel<Value>, keepAlive: AnyObject?, options: KeyValueObservingOptions,
+        root: Root, channel: PropertyChannel<Value>, options: KeyValueObservingOptions,
         handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
     ) {
         self.root = root
         self.handler = handler
-        super.init(channel: channel, keepAlive: keepAlive, options: options)
+        super.init(channel: channel, options: options)
     }
 
     override func receive(_ event: PropertyEvent<Value>) {
@@ -83,9 +83,9 @@ extension KeyValueObservable {
         options: KeyValueObservingOptions = [],
         changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
     ) -> KeyValueObservation {
-        let (channel, keepAlive) = ObservationTarget.resolve(self, keyPath)
+        let channel = ObservationTarget.resolve(self, keyPath)
         let observer = ChangeHandlerObserver(
-            root: self, channel: channel, keepAlive: keepAlive, options: options, handler: changeHandler)
+            root: self, channel: channel, options: options, handler: changeHandler)
         let token = KeyValueObservation(observer)
         observer.register()
         return token

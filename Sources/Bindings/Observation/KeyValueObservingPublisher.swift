@@ -38,9 +38,9 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
             subscriber.receive(completion: .finished)
             return
         }
-        let (channel, keepAlive) = ObservationTarget.resolve(object, keyPath)
+        let channel = ObservationTarget.resolve(object, keyPath)
         let subscription = PropertySubscription(
-            channel: channel, keepAlive: keepAlive, options: options, downstream: subscriber)
+            channel: channel, options: options, downstream: subscriber)
         subscriber.receive(subscription: subscription)
     }
 }

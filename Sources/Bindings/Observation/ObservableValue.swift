@@ -49,7 +49,7 @@ public final class ObservableValue<Value>: Publisher {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         let subscription = PropertySubscription(
-            channel: channel, keepAlive: nil, options: [.initial, .new], downstream: subscriber)
+            channel: channel, options: [.initial, .new], downstream: subscriber)
         subscriber.receive(subscription: subscription)
     }
 }

@@ -17,8 +17,15 @@ extension Observed {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             let subscription = PropertySubscription(
-                channel: channel, keepAlive: nil, options: [.initial, .new], downstream: subscriber)
+                channel: channel, options: [.initial, .new], downstream: subscriber)
             subscriber.receive(subscription: subscription)
+        }
+
+        /// Attaches a closure that receives the current value, then every new one: the
+        /// same as `Publisher.sink(receiveValue:)`, on a path with no generic overhead.
+        @inlinable
+        public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
+            channel.sink(initial: true, receiveValue: receiveValue)
         }
     }
 }
