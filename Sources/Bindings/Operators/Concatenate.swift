@@ -1,0 +1,187 @@
+extension Publishers {
+    /// A publisher that emits all of one publisher's elements before those from another
+    /// publisher, as in Combine; `prepend(_:)` makes one.
+    ///
+    /// ```swift
+    /// let c = subject.prepend(0).sink { print($0) }   // 0 at once, then the subject's values
+    /// ```
+    ///
+    /// It subscribes to `prefix` first and to `suffix` only when `prefix` finishes
+    /// (a failure of `prefix` ends the stream). Demand carries over: what the subscriber
+    /// asked for and did not get from `prefix` is requested from `suffix`.
+    public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+    where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
+        /// The kind of values published: both publishers'.
+        public typealias Output = Suffix.Output
+        /// The kind of errors this publisher might publish: both publishers'.
+        public typealias Failure = Suffix.Failure
+
+        /// The publisher to republish, in its entirety, before `suffix`.
+        public let prefix: Prefix
+        /// The publisher to republish only after `prefix` finishes.
+        public let suffix: Suffix
+
+        /// Creates a publisher that republishes `prefix`, then `suffix`.
+        public init(prefix: Prefix, suffix: Suffix) {
+            self.prefix = prefix
+            self.suffix = suffix
+        }
+
+        /// Attaches `subscriber`, then subscribes to `prefix`.
+        public func receive<S: Subscriber>(subscriber: S)
+        where S.Input == Suffix.Output, S.Failure == Suffix.Failure {
+            let inner = Inner(downstream: subscriber, suffix: suffix)
+            // Subscriber first, as in Combine: its requests are kept until `prefix`
+            // (or later `suffix`) hands over its subscription.
+            subscriber.receive(subscription: inner)
+            prefix.subscribe(inner)
+        }
+    }
+}
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
+extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Sendable {}
+
+extension Publishers.Concatenate {
+    /// Subscribes to each publisher in turn and carries the outstanding demand over.
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
+        private enum Phase {
+            case awaitingPrefix, prefix, awaitingSuffix, suffix, terminal
+        }
+
+        private let downstream: Downstream
+        private let suffix: Suffix
+        /// Guards `phase`, `upstream` and `demand`, which `request`/`cancel` (any
+        /// thread) and the upstreams' calls share.
+        private let spin = SpinLock()
+        @exclusivity(unchecked) private var phase = Phase.awaitingPrefix
+        @exclusivity(unchecked) private var upstream: (any Subscription)?
+        /// What the subscriber asked for and has not received yet; kept up to date while
+        /// `prefix` runs, to be requested from `suffix`.
+        @exclusivity(unchecked) private var demand = Subscribers.Demand.none
+        /// Set when `suffix` takes over. Only the upstream event path reads and writes it,
+        /// and `suffix` sends its first event after it was set, so it needs no lock: the
+        /// suffix's values skip the demand bookkeeping.
+        @exclusivity(unchecked) private var inSuffix = false
+
+        init(downstream: Downstream, suffix: Suffix) {
+            self.downstream = downstream
+            self.suffix = suffix
+        }
+
+        var description: String { "Concatenate" }
+
+        func receive(subscription: any Subscription) {
+            spin.lock()
+            switch phase {
+            case .awaitingPrefix: phase = .prefix
+            case .awaitingSuffix: phase = .suffix
+            case .prefix, .suffix, .terminal:
+                spin.unlock()
+                subscription.cancel()
+                return
+            }
+            upstream = subscription
+            let demand = self.demand
+            spin.unlock()
+            if demand > .none { subscription.request(demand) }
+        }
+
+        func receive(_ input: Suffix.Output) -> Subscribers.Demand {
+            if inSuffix { return downstream.receive(input) }
+            let more = downstream.receive(input)
+            spin.lock()
+            demand -= 1
+            demand += more
+            spin.unlock()
+            return more
+        }
+
+        func receive(completion: Subscribers.Completion<Suffix.Failure>) {
+            spin.lock()
+            // Released after unlocking, not under `spin`: its deinit may run user code.
+            let finished = upstream
+            switch (phase, completion) {
+            case (.prefix, .finished):
+                phase = .awaitingSuffix
+                upstream = nil
+                spin.unlock()
+                withExtendedLifetime(finished) {}
+                inSuffix = true
+                suffix.subscribe(self)
+            case (.prefix, .failure), (.suffix, _):
+                phase = .terminal
+                upstream = nil
+                spin.unlock()
+                withExtendedLifetime(finished) {}
+                downstream.receive(completion: completion)
+            case (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _):
+                spin.unlock()
+            }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero()
+            spin.lock()
+            guard phase != .terminal else {
+                spin.unlock()
+                return
+            }
+            // Counted in every phase; only the count at the switch to `suffix` matters.
+            self.demand += demand
+            let upstream = self.upstream
+            spin.unlock()
+            upstream?.request(demand)
+        }
+
+        func cancel() {
+            spin.lock()
+            guard phase != .terminal else {
+                spin.unlock()
+                return
+            }
+            phase = .terminal
+            let upstream = self.upstream
+            self.upstream = nil
+            spin.unlock()
+            upstream?.cancel()
+        }
+    }
+}
+
+extension Publisher {
+    /// Prefixes this publisher's output with the specified values.
+    ///
+    /// ```swift
+    /// let c = subject.prepend(1, 2).sink { print($0) }   // 1, 2, then the subject's values
+    /// ```
+    public func prepend(
+        _ elements: Output...
+    ) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+        prepend(elements)
+    }
+
+    /// Prefixes this publisher's output with the elements of a sequence.
+    ///
+    /// ```swift
+    /// let c = subject.prepend(history).sink { print($0) }
+    /// ```
+    public func prepend<S: Swift.Sequence>(
+        _ elements: S
+    ) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self> where S.Element == Output {
+        prepend(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Prefixes this publisher's output with the elements of another publisher; this one
+    /// is subscribed to only when `publisher` finishes.
+    ///
+    /// ```swift
+    /// let c = live.prepend(cached).sink { print($0) }
+    /// ```
+    public func prepend<P: Publisher>(
+        _ publisher: P
+    ) -> Publishers.Concatenate<P, Self> where P.Output == Output, P.Failure == Failure {
+        Publishers.Concatenate(prefix: publisher, suffix: self)
+    }
+}

@@ -1,0 +1,103 @@
+extension Publishers {
+    /// A publisher that omits a specified number of elements before republishing later
+    /// elements, as in Combine.
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher.dropFirst().sink { print($0) }   // 2, 3
+    /// ```
+    ///
+    /// As in Combine, it asks upstream for the `count` elements it drops as soon as it
+    /// subscribes, on top of whatever the subscriber requests, so the subscriber's demand
+    /// is spent only on elements it receives. The subscriber receives the upstream
+    /// subscription itself.
+    public struct Drop<Upstream: Publisher>: Publisher {
+        /// The kind of values published: the upstream's.
+        public typealias Output = Upstream.Output
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The number of elements to drop.
+        public let count: Int
+
+        /// Creates a publisher that drops the first `count` elements of `upstream`.
+        public init(upstream: Upstream, count: Int) {
+            precondition(count >= 0, "Bindings: dropFirst(\(count)) needs a count of 0 or more")
+            self.upstream = upstream
+            self.count = count
+        }
+
+        // `@inlinable` (here and in `Inner`): a value costs a counter check and a
+        // forward; inlined, a client's pipeline is specialised for its concrete types.
+        /// Attaches `subscriber` to the upstream publisher, after the dropped elements.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S)
+        where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, count: count))
+        }
+    }
+}
+
+extension Publishers.Drop: Equatable where Upstream: Equatable {}
+extension Publishers.Drop: Sendable where Upstream: Sendable {}
+
+extension Publishers.Drop {
+    /// Counts down the dropped elements; passes the upstream subscription through.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let count: Int
+        /// Only touched by `receive(_:)`, which the upstream calls one value at a time
+        /// (the subscriber contract); `@exclusivity(unchecked)` saves the dynamic
+        /// exclusivity check that per-value path would pay.
+        @exclusivity(unchecked) @usableFromInline var remaining: Int
+
+        @inlinable
+        init(downstream: Downstream, count: Int) {
+            self.downstream = downstream
+            self.count = count
+            self.remaining = count
+        }
+
+        @usableFromInline var description: String { "Drop" }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            // The subscriber first (so it has its subscription before any event, even
+            // when the dropped elements and the completion arrive synchronously), then
+            // the demand for the elements that it will never see.
+            downstream.receive(subscription: subscription)
+            if count > 0 { subscription.request(.max(count)) }
+        }
+
+        @inlinable
+        func receive(_ input: Output) -> Subscribers.Demand {
+            if remaining > 0 {
+                // Requested for the drop, not by the subscriber: no replacement.
+                remaining -= 1
+                return .none
+            }
+            return downstream.receive(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            downstream.receive(completion: completion)
+        }
+    }
+}
+
+extension Publisher {
+    /// Omits the specified number of elements before republishing subsequent elements.
+    ///
+    /// ```swift
+    /// let c = person.$firstName.dropFirst().sink { print($0) }   // changes only
+    /// ```
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
+        Publishers.Drop(upstream: self, count: count)
+    }
+}

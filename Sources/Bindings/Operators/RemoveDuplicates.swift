@@ -1,0 +1,110 @@
+extension Publishers {
+    /// A publisher that publishes only elements that don't match the previously
+    /// published element, as in Combine.
+    ///
+    /// ```swift
+    /// let c = [1, 1, 2, 2, 1].publisher.removeDuplicates().sink { print($0) }   // 1, 2, 1
+    /// ```
+    ///
+    /// Each element is compared with the last one published. The subscriber receives the
+    /// upstream subscription; each dropped duplicate is replaced by asking upstream for
+    /// one more element (`.max(1)`).
+    public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
+        /// The kind of values published: the upstream's.
+        public typealias Output = Upstream.Output
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// A closure that returns whether two elements are duplicates: `true` drops the
+        /// second one.
+        public let predicate: (Output, Output) -> Bool
+
+        /// Creates a publisher that drops each element for which
+        /// `predicate(lastPublished, element)` returns `true`.
+        public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        // `@inlinable` (here and in `Inner`): a value costs one predicate call and one
+        // forward; inlined, a client's pipeline is specialised for its concrete types.
+        /// Attaches `subscriber` to the upstream publisher through the comparison.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S)
+        where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+        }
+    }
+}
+
+extension Publishers.RemoveDuplicates {
+    /// Remembers the last published value; passes the upstream subscription through.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline let downstream: Downstream
+        @usableFromInline let predicate: (Output, Output) -> Bool
+        /// Only touched by `receive(_:)`, which the upstream calls one value at a time
+        /// (the subscriber contract); `@exclusivity(unchecked)` saves the dynamic
+        /// exclusivity check that per-value path would pay.
+        @exclusivity(unchecked) @usableFromInline var last: Output?
+
+        @inlinable
+        init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
+            self.downstream = downstream
+            self.predicate = predicate
+        }
+
+        @usableFromInline var description: String { "RemoveDuplicates" }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Output) -> Subscribers.Demand {
+            if let last, predicate(last, input) {
+                // The duplicate used up one unit of demand: ask for a replacement.
+                return .max(1)
+            }
+            last = input
+            return downstream.receive(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            downstream.receive(completion: completion)
+        }
+    }
+}
+
+extension Publisher {
+    /// Publishes only elements that don't match the previous element, as judged by
+    /// `predicate` (`true` means "duplicate: drop it").
+    ///
+    /// ```swift
+    /// let c = names.removeDuplicates { $0.lowercased() == $1.lowercased() }.sink { print($0) }
+    /// ```
+    @inlinable
+    public func removeDuplicates(
+        by predicate: @escaping (Output, Output) -> Bool
+    ) -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
+    }
+}
+
+extension Publisher where Output: Equatable {
+    /// Publishes only elements that don't equal the previous element.
+    ///
+    /// ```swift
+    /// let c = person.$firstName.removeDuplicates().sink { print($0) }
+    /// ```
+    @inlinable
+    public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
+        Publishers.RemoveDuplicates(upstream: self, predicate: ==)
+    }
+}

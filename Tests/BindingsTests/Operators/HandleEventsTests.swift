@@ -1,0 +1,94 @@
+import Testing
+@testable import Bindings
+
+@Suite("Operators: handleEvents")
+struct OperatorsHandleEventsTests {
+    /// Records every closure call of a `handleEvents` as a line of text.
+    private func logging<P: Publisher>(_ publisher: P, into log: OpsALog<String>) -> Publishers.HandleEvents<P> {
+        publisher.handleEvents(
+            receiveSubscription: { _ in log.append("subscription") },
+            receiveOutput: { log.append("output \($0)") },
+            receiveCompletion: { log.append("completion \($0)") },
+            receiveCancel: { log.append("cancel") },
+            receiveRequest: { log.append("request \($0)") })
+    }
+
+    @Test func runsTheClosuresInOrderAndForwardsEverything() {
+        let log = OpsALog<String>()
+        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        logging([1, 2].publisher, into: log).subscribe(recorder)
+        // The subscriber gets its subscription (and asks) before upstream is subscribed.
+        #expect(log.items == ["request max(1)", "subscription", "output 1"])
+        #expect(recorder.events == [.value(1)])
+        recorder.request(.max(1))
+        recorder.cancel()
+        #expect(log.items == [
+            "request max(1)", "subscription", "output 1", "request max(1)", "output 2", "completion finished",
+        ])
+        #expect(recorder.events == [.value(1), .value(2), .finished])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func demandReturnedFromAValueIsReported() {
+        let log = OpsALog<String>()
+        let recorder = OpsARecorder<Int, Never>(demand: .max(1), onValue: { _ in .max(1) })
+        logging([7, 8].publisher, into: log).subscribe(recorder)
+        #expect(log.items == [
+            "request max(1)", "subscription", "output 7", "request max(1)", "output 8", "request max(1)",
+            "completion finished",
+        ])
+        #expect(recorder.events == [.value(7), .value(8), .finished])
+    }
+
+    @Test func forwardsFailure() {
+        let subject = PassthroughSubject<Int, OpsATestError>()
+        let completions = OpsALog<Subscribers.Completion<OpsATestError>>()
+        let recorder = OpsARecorder<Int, OpsATestError>()
+        subject.handleEvents(receiveCompletion: { completions.append($0) }).subscribe(recorder)
+        subject.send(1)
+        subject.send(completion: .failure(.boom))
+        #expect(recorder.events == [.value(1), .failure(.boom)])
+        #expect(completions.items == [.failure(.boom)])
+    }
+
+    @Test func cancelRunsOnceStopsDeliveryAndCancelsUpstream() {
+        let subject = PassthroughSubject<Int, Never>()
+        let log = OpsALog<String>()
+        let upstreamCancels = OpsALog<Int>()
+        let recorder = OpsARecorder<Int, Never>()
+        logging(subject.handleEvents(receiveCancel: { upstreamCancels.append(1) }), into: log)
+            .subscribe(recorder)
+        subject.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.value(1)])
+        #expect(log.items == ["request unlimited", "subscription", "output 1", "cancel"])
+        #expect(upstreamCancels.count == 1)
+    }
+
+    @Test func cancelBeforeUpstreamSubscribesCancelsItOnArrival() {
+        let subject = PassthroughSubject<Int, Never>()
+        let log = OpsALog<String>()
+        let received = OpsALog<Int>()
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { $0.cancel() },
+            receiveValue: { received.append($0); return .none })
+        subject.handleEvents(receiveCancel: { log.append("inner cancel") })
+            .handleEvents(receiveCancel: { log.append("outer cancel") })
+            .subscribe(subscriber)
+        subject.send(1)
+        #expect(log.items == ["outer cancel", "inner cancel"])
+        #expect(received.items == [])
+    }
+
+    @Test func noCancelAfterCompletion() {
+        let log = OpsALog<String>()
+        let recorder = OpsARecorder<Int, Never>()
+        logging(Just(1), into: log).subscribe(recorder)
+        recorder.cancel()
+        #expect(log.items == ["request unlimited", "subscription", "output 1", "completion finished"])
+        #expect(recorder.events == [.value(1), .finished])
+    }
+}
