@@ -1,0 +1,259 @@
+extension Publisher {
+    /// Publishes elements only after a specified time interval elapses between events,
+    /// as in Combine.
+    ///
+    /// Each value starts a timer of `dueTime` on `scheduler`; a newer value replaces it
+    /// and restarts the timer. When the timer ends, the latest value is delivered on
+    /// `scheduler` (or dropped, when the downstream has no demand for it).
+    ///
+    /// When the upstream completes, a value still waiting for its quiet period is
+    /// dropped and the completion is delivered on `scheduler` at once. This is what
+    /// Combine does (OpenCombine's compatibility tests, which run against Combine, check
+    /// it): debounce waits for the stream to settle, and a finished stream is not a
+    /// pause. Add the last value yourself if you need it.
+    ///
+    /// ```swift
+    /// let c = searchField.$text
+    ///     .debounce(for: .milliseconds(300), scheduler: DispatchQueue.main)
+    ///     .sink { search($0) }
+    /// ```
+    public func debounce<S: Scheduler>(
+        for dueTime: S.SchedulerTimeType.Stride,
+        scheduler: S,
+        options: S.SchedulerOptions? = nil
+    ) -> Publishers.Debounce<Self, S> {
+        Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes elements only after a specified time interval elapses
+    /// between events, as in Combine. Create one with
+    /// ``Publisher/debounce(for:scheduler:options:)``.
+    public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The amount of time the publisher should wait before publishing an element.
+        public let dueTime: Context.SchedulerTimeType.Stride
+        /// The scheduler on which this publisher delivers elements.
+        public let scheduler: Context
+        /// Scheduler options that customize this publisher's delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that debounces `upstream`.
+        public init(
+            upstream: Upstream,
+            dueTime: Context.SchedulerTimeType.Stride,
+            scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
+            self.upstream = upstream
+            self.dueTime = dueTime
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+extension Publishers.Debounce {
+    /// The subscription. It requests unlimited values from the upstream and counts the
+    /// downstream's demand itself, as Combine's does.
+    ///
+    /// Each value bumps `generation` and gets a timer; a timer whose generation is no
+    /// longer current does nothing. The timer is a repeating one only so that it can be
+    /// cancelled (a one-shot `schedule(after:)` cannot be); it is cancelled at its first
+    /// firing, by the next value, by the completion and by `cancel()`.
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private enum Status {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            /// The upstream completed; the completion is scheduled.
+            case upstreamFinished
+            /// Cancelled, or the completion was handed to the delivery queue.
+            case terminal
+        }
+
+        private let downstream: Downstream
+        private let dueTime: Context.SchedulerTimeType.Stride
+        private let scheduler: Context
+        private let options: Context.SchedulerOptions?
+        private let lock = Lock()
+        // All of the following are guarded by `lock`.
+        private var status = Status.awaitingSubscription
+        private var generation: UInt64 = 0
+        private var pending: Input?
+        private var timer: (any Cancellable)?
+        private var demand = Subscribers.Demand.none
+        private var queue = DeliveryQueue<Input, Failure>()
+
+        init(
+            downstream: Downstream,
+            dueTime: Context.SchedulerTimeType.Stride,
+            scheduler: Context,
+            options: Context.SchedulerOptions?
+        ) {
+            self.downstream = downstream
+            self.dueTime = dueTime
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        var description: String { "Debounce" }
+
+        func receive(subscription: any Subscription) {
+            lock.lock()
+            guard case .awaitingSubscription = status else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            status = .subscribed(subscription)
+            lock.unlock()
+            downstream.receive(subscription: self)
+            lock.lock()
+            let live = if case .subscribed = status { true } else { false }
+            lock.unlock()
+            if live { subscription.request(.unlimited) }
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            // The scheduler is outside code: ask it the time before taking the lock.
+            let due = scheduler.now.advanced(by: dueTime)
+            lock.lock()
+            guard case .subscribed = status else {
+                lock.unlock()
+                return .none
+            }
+            generation &+= 1
+            let current = generation
+            let replaced = pending
+            pending = input
+            let previousTimer = timer
+            timer = nil
+            lock.unlock()
+            previousTimer?.cancel()
+            withExtendedLifetime(replaced) {}
+
+            let newTimer = scheduler.schedule(
+                after: due, interval: dueTime, tolerance: scheduler.minimumTolerance, options: options
+            ) { self.due(current) }
+
+            // The timer may already have fired (a synchronous scheduler, or another
+            // thread), or a newer value may have come: then nobody else will cancel it.
+            lock.lock()
+            let keep = generation == current && pending != nil && isSubscribed
+            if keep { timer = newTimer }
+            lock.unlock()
+            if !keep { newTimer.cancel() }
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            guard case .subscribed = status else {
+                lock.unlock()
+                return
+            }
+            // The upstream subscription is released after unlocking, like every value.
+            let finishedUpstream = status
+            status = .upstreamFinished
+            generation &+= 1
+            let dropped = pending
+            pending = nil
+            let previousTimer = timer
+            timer = nil
+            lock.unlock()
+            previousTimer?.cancel()
+            withExtendedLifetime((dropped, finishedUpstream)) {}
+            // Combine schedules the completion without the options.
+            scheduler.schedule(options: nil) { self.finish(completion) }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero()
+            lock.withLock { self.demand += demand }
+        }
+
+        func cancel() {
+            lock.lock()
+            let upstream: (any Subscription)?
+            if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
+            status = .terminal
+            let dropped = (pending, queue.takeAll())
+            pending = nil
+            let previousTimer = timer
+            timer = nil
+            lock.unlock()
+            previousTimer?.cancel()
+            upstream?.cancel()
+            withExtendedLifetime(dropped) {}
+        }
+
+        /// Guarded by `lock`.
+        private var isSubscribed: Bool {
+            if case .subscribed = status { true } else { false }
+        }
+
+        /// The timer of the value of generation `current` fired.
+        private func due(_ current: UInt64) {
+            lock.lock()
+            guard isSubscribed, generation == current, let value = pending else {
+                lock.unlock()
+                return
+            }
+            pending = nil
+            let firedTimer = timer
+            timer = nil
+            guard demand > .none else {
+                lock.unlock()
+                firedTimer?.cancel()
+                withExtendedLifetime(value) {}
+                return
+            }
+            demand -= 1
+            queue.append(.value(value))
+            deliverQueued()
+            firedTimer?.cancel()
+        }
+
+        private func finish(_ completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            guard case .upstreamFinished = status else {
+                lock.unlock()
+                return
+            }
+            status = .terminal
+            queue.append(.completion(completion))
+            deliverQueued()
+        }
+
+        /// Called with `lock` held; returns with it released. Delivers the queued
+        /// events unless another thread is already doing so.
+        private func deliverQueued() {
+            guard !queue.isDelivering else {
+                lock.unlock()
+                return
+            }
+            queue.isDelivering = true
+            while let event = queue.popFirst() {
+                lock.unlock()
+                let more = (consume event).deliver(to: downstream)
+                lock.lock()
+                if more > .none { demand += more }
+            }
+            queue.isDelivering = false
+            lock.unlock()
+        }
+    }
+}

@@ -1,0 +1,223 @@
+extension Publisher {
+    /// Publishes either the most recent or the first element published by the upstream
+    /// publisher in each time interval, as in Combine.
+    ///
+    /// The first value is delivered at once (through `scheduler.schedule`); after each
+    /// delivery, nothing more is delivered for `interval`. A value that arrives within
+    /// the interval is held and delivered when the interval ends: with `latest: true`
+    /// the most recent value received meanwhile, with `latest: false` the first one.
+    /// A completion is delivered right after a held value, or at once when nothing is
+    /// held. Values are delivered on `scheduler`.
+    ///
+    /// ```swift
+    /// let c = scrollOffsets
+    ///     .throttle(for: .milliseconds(100), scheduler: DispatchQueue.main, latest: true)
+    ///     .sink { render($0) }
+    /// ```
+    public func throttle<S: Scheduler>(
+        for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
+    ) -> Publishers.Throttle<Self, S> {
+        Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
+    }
+}
+
+extension Publishers {
+    /// A publisher that publishes either the most recent or the first element published
+    /// by the upstream publisher in a specified time interval, as in Combine. Create one
+    /// with ``Publisher/throttle(for:scheduler:latest:)``.
+    public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The interval in which to find and emit the most recent (or first) element.
+        public let interval: Context.SchedulerTimeType.Stride
+        /// The scheduler on which to publish elements.
+        public let scheduler: Context
+        /// Whether to publish the most recent element of an interval (`true`) or the
+        /// first (`false`).
+        public let latest: Bool
+
+        /// Creates a publisher that throttles `upstream`.
+        public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.latest = latest
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+        }
+    }
+}
+
+extension Publishers.Throttle {
+    /// The subscription. It requests unlimited values from the upstream and counts the
+    /// downstream's demand itself, as Combine's does: a value that arrives when no
+    /// emission is pending takes one unit of demand (and is dropped when there is none);
+    /// the values that then replace it (`latest`) use that same unit.
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        typealias Input = Upstream.Output
+        typealias Failure = Upstream.Failure
+
+        private enum Status {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            /// The upstream completed; the completion waits in `pendingCompletion`.
+            case upstreamFinished
+            /// Cancelled, or the completion was handed to the delivery queue.
+            case terminal
+        }
+
+        private let downstream: Downstream
+        private let interval: Context.SchedulerTimeType.Stride
+        private let scheduler: Context
+        private let latest: Bool
+        private let lock = Lock()
+        // All of the following are guarded by `lock`.
+        private var status = Status.awaitingSubscription
+        private var demand = Subscribers.Demand.none
+        /// Whether an emission action is scheduled and has not run yet.
+        private var emissionScheduled = false
+        private var pendingValue: Input?
+        private var pendingCompletion: Subscribers.Completion<Failure>?
+        private var lastEmission: Context.SchedulerTimeType?
+        private var queue = DeliveryQueue<Input, Failure>()
+
+        init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+            self.downstream = downstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.latest = latest
+        }
+
+        var description: String { "Throttle" }
+
+        func receive(subscription: any Subscription) {
+            lock.lock()
+            guard case .awaitingSubscription = status else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            status = .subscribed(subscription)
+            lock.unlock()
+            subscription.request(.unlimited)
+            downstream.receive(subscription: self)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            // The scheduler is outside code: ask it the time before taking the lock.
+            let now = scheduler.now
+            lock.lock()
+            guard case .subscribed = status else {
+                lock.unlock()
+                return .none
+            }
+            if emissionScheduled {
+                var replaced: Input?
+                if latest {
+                    replaced = pendingValue
+                    pendingValue = input
+                }
+                lock.unlock()
+                withExtendedLifetime(replaced) {}
+                return .none
+            }
+            guard demand > .none else {
+                lock.unlock()
+                return .none
+            }
+            demand -= 1
+            pendingValue = input
+            emissionScheduled = true
+            let earliest = lastEmission?.advanced(by: interval)
+            lock.unlock()
+            if let earliest, now < earliest {
+                scheduler.schedule(after: earliest) { self.emit() }
+            } else {
+                scheduler.schedule { self.emit() }
+            }
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            guard case .subscribed = status else {
+                lock.unlock()
+                return
+            }
+            // The upstream subscription is released after unlocking, like every value.
+            let finishedUpstream = status
+            status = .upstreamFinished
+            pendingCompletion = completion
+            // A scheduled emission delivers the completion right after its value.
+            let alreadyScheduled = emissionScheduled
+            emissionScheduled = true
+            lock.unlock()
+            withExtendedLifetime(finishedUpstream) {}
+            if !alreadyScheduled { scheduler.schedule { self.emit() } }
+        }
+
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero()
+            lock.withLock { self.demand += demand }
+        }
+
+        func cancel() {
+            lock.lock()
+            let upstream: (any Subscription)?
+            if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
+            status = .terminal
+            let dropped = (pendingValue, queue.takeAll())
+            pendingValue = nil
+            pendingCompletion = nil
+            lock.unlock()
+            upstream?.cancel()
+            withExtendedLifetime(dropped) {}
+        }
+
+        /// The scheduled emission: delivers the held value, then the held completion.
+        private func emit() {
+            let now = scheduler.now
+            lock.lock()
+            switch status {
+            case .subscribed, .upstreamFinished: break
+            case .awaitingSubscription, .terminal:
+                lock.unlock()
+                return
+            }
+            emissionScheduled = false
+            if let value = pendingValue.take() {
+                lastEmission = now
+                queue.append(.value(value))
+            }
+            if let completion = pendingCompletion.take() {
+                status = .terminal
+                queue.append(.completion(completion))
+            }
+            deliverQueued()
+        }
+
+        /// Called with `lock` held; returns with it released. Delivers the queued
+        /// events unless another thread is already doing so.
+        private func deliverQueued() {
+            guard !queue.isDelivering else {
+                lock.unlock()
+                return
+            }
+            queue.isDelivering = true
+            while let event = queue.popFirst() {
+                lock.unlock()
+                let more = (consume event).deliver(to: downstream)
+                lock.lock()
+                if more > .none { demand += more }
+            }
+            queue.isDelivering = false
+            lock.unlock()
+        }
+    }
+}

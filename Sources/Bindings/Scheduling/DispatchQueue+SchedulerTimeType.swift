@@ -1,0 +1,59 @@
+import Dispatch
+
+extension DispatchQueue {
+    /// The scheduler time type used by the dispatch queue, as in Combine: a wrapper
+    /// around `DispatchTime`.
+    ///
+    /// ```swift
+    /// let later = queue.now.advanced(by: .milliseconds(250))
+    /// queue.schedule(after: later) { print("a quarter second later") }
+    /// ```
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+        /// The dispatch time represented by this type.
+        public var dispatchTime: DispatchTime
+
+        /// Creates a dispatch queue time type instance.
+        public init(_ time: DispatchTime) {
+            dispatchTime = time
+        }
+
+        /// Returns the distance to another dispatch queue time, negative when `other`
+        /// is earlier.
+        public func distance(to other: SchedulerTimeType) -> Stride {
+            // Wrapping subtraction read as signed: a negative distance does not trap.
+            let nanoseconds = Int64(bitPattern: other.dispatchTime.uptimeNanoseconds &- dispatchTime.uptimeNanoseconds)
+            return .nanoseconds(Int(nanoseconds))
+        }
+
+        /// Returns a dispatch queue scheduler time calculated by advancing this
+        /// instance's time by the given interval (Dispatch's own arithmetic, which
+        /// saturates).
+        public func advanced(by n: Stride) -> SchedulerTimeType {
+            SchedulerTimeType(dispatchTime + n.timeInterval)
+        }
+
+        public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+            lhs.dispatchTime < rhs.dispatchTime
+        }
+
+        public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+            lhs.dispatchTime.rawValue == rhs.dispatchTime.rawValue
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(dispatchTime.rawValue)
+        }
+
+        /// Encodes the time as its uptime in nanoseconds.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(dispatchTime.uptimeNanoseconds)
+        }
+
+        /// Decodes a time encoded as its uptime in nanoseconds.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            dispatchTime = DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self))
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Testing
+@testable import Bindings
+
+@Suite("Scheduling: throttle")
+struct SchedThrottleTests {
+    typealias Event = SchedEvent<Int, SchedTestError>
+
+    /// A pipeline throttled to 100 ms on a ``TestScheduler``.
+    private func makePipeline(
+        latest: Bool, initialDemand: Subscribers.Demand = .unlimited
+    ) -> (TestScheduler, SchedTestPublisher<Int, SchedTestError>, SchedRecorder<Int, SchedTestError>) {
+        let scheduler = TestScheduler()
+        let upstream = SchedTestPublisher<Int, SchedTestError>()
+        let recorder = SchedRecorder<Int, SchedTestError>(initialDemand: initialDemand)
+        upstream.throttle(for: .milliseconds(100), scheduler: scheduler, latest: latest).subscribe(recorder)
+        return (scheduler, upstream, recorder)
+    }
+
+    /// The same timeline for both flavours: 1 at 0 ms, 2 at 10, 3 at 20, 4 at 250, 5 at
+    /// 260, the completion at 270.
+    private func runTimeline(latest: Bool) -> [[Event]] {
+        let (scheduler, upstream, recorder) = makePipeline(latest: latest)
+        var snapshots: [[Event]] = []
+        upstream.send(1)
+        snapshots.append(recorder.events)         // scheduled, not yet run
+        scheduler.advance()
+        snapshots.append(recorder.events)         // the first value goes out at once
+        scheduler.advance(toMilliseconds: 10)
+        upstream.send(2)
+        scheduler.advance(toMilliseconds: 20)
+        upstream.send(3)
+        scheduler.advance(toMilliseconds: 99)
+        snapshots.append(recorder.events)         // held until the interval ends
+        scheduler.advance(toMilliseconds: 100)
+        snapshots.append(recorder.events)
+        scheduler.advance(toMilliseconds: 250)
+        upstream.send(4)                          // a full interval since the last: at once
+        scheduler.advance()
+        snapshots.append(recorder.events)
+        scheduler.advance(toMilliseconds: 260)
+        upstream.send(5)
+        scheduler.advance(toMilliseconds: 270)
+        upstream.send(completion: .finished)      // waits for the held value
+        scheduler.advance(toMilliseconds: 349)
+        snapshots.append(recorder.events)
+        scheduler.advance(toMilliseconds: 350)
+        snapshots.append(recorder.events)
+        #expect(upstream.log == [.subscribed, .request(.unlimited)])
+        #expect(scheduler.pendingCount == 0)
+        return snapshots
+    }
+
+    @Test func latestEmitsTheFirstValueAtOnceThenTheLatestOfEachInterval() {
+        #expect(runTimeline(latest: true) == [
+            [],
+            [.value(1)],
+            [.value(1)],
+            [.value(1), .value(3)],
+            [.value(1), .value(3), .value(4)],
+            [.value(1), .value(3), .value(4)],
+            [.value(1), .value(3), .value(4), .value(5), .finished],
+        ])
+    }
+
+    @Test func firstEmitsTheFirstValueAtOnceThenTheFirstOfEachInterval() {
+        #expect(runTimeline(latest: false) == [
+            [],
+            [.value(1)],
+            [.value(1)],
+            [.value(1), .value(2)],
+            [.value(1), .value(2), .value(4)],
+            [.value(1), .value(2), .value(4)],
+            [.value(1), .value(2), .value(4), .value(5), .finished],
+        ])
+    }
+
+    @Test func valuesBeforeTheFirstEmissionRunsCollapseToOne() {
+        for (latest, expected) in [(true, 3), (false, 1)] {
+            let (scheduler, upstream, recorder) = makePipeline(latest: latest)
+            upstream.send(1)
+            upstream.send(2)
+            upstream.send(3)
+            scheduler.advance(toMilliseconds: 1_000)
+            #expect(recorder.events == [.value(expected)], "latest: \(latest)")
+        }
+    }
+
+    @Test func completionWithNothingHeldIsDeliveredAtOnce() {
+        let (scheduler, upstream, recorder) = makePipeline(latest: true)
+        upstream.send(1)
+        scheduler.advance(toMilliseconds: 10)
+        upstream.send(completion: .failure(.boom))
+        upstream.send(2)                          // after the completion: ignored
+        #expect(recorder.events == [.value(1)])
+        scheduler.advance()
+        #expect(recorder.events == [.value(1), .failure(.boom)])
+        #expect(scheduler.elapsedMilliseconds == 10)
+    }
+
+    @Test func aValueWithoutDemandIsDropped() {
+        let (scheduler, upstream, recorder) = makePipeline(latest: true, initialDemand: .max(1))
+        upstream.send(1)
+        scheduler.advance(toMilliseconds: 200)
+        upstream.send(2)
+        #expect(scheduler.pendingCount == 0)
+        scheduler.advance(toMilliseconds: 400)
+        #expect(recorder.events == [.value(1)])
+        recorder.request(.max(1))
+        upstream.send(3)
+        scheduler.advance()
+        #expect(recorder.events == [.value(1), .value(3)])
+    }
+
+    @Test func cancelDropsTheHeldValue() {
+        let (scheduler, upstream, recorder) = makePipeline(latest: true)
+        upstream.send(1)
+        scheduler.advance(toMilliseconds: 10)
+        upstream.send(2)
+        recorder.cancel()
+        upstream.send(3)
+        scheduler.advance(toMilliseconds: 500)
+        #expect(recorder.events == [.value(1)])
+        #expect(upstream.log == [.subscribed, .request(.unlimited), .cancel])
+    }
+
+    @Test func immediateSchedulerDeliversEveryValue() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = SchedRecorder<Int, Never>()
+        subject.throttle(for: .seconds(1), scheduler: ImmediateScheduler.shared, latest: false).subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.value(1), .value(2), .finished])
+    }
+}
