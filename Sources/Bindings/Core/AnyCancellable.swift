@@ -69,8 +69,10 @@ public final class AnyCancellable: Cancellable, Hashable {
         }
     }
 
+    /// Two cancellables are equal when they are the same instance.
     public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool { lhs === rhs }
 
+    /// Hashes the instance's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

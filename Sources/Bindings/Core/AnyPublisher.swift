@@ -4,9 +4,11 @@
 /// let names: AnyPublisher<String, Never> = person.$firstName.eraseToAnyPublisher()
 /// ```
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+    /// The wrapped publisher, behind a class whose generic method receives the subscriber
+    /// as it is: no `AnySubscriber` (three closure contexts) per subscription, and no
+    /// closure call per value.
     @usableFromInline
-    let subscribeBody: (AnySubscriber<Output, Failure>) -> Void
-    private let name: String
+    let box: AnyPublisherBoxBase<Output, Failure>
 
     /// Creates a type-erasing publisher to wrap `publisher`.
     public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
@@ -14,15 +16,52 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
             self = erased
             return
         }
-        name = "AnyPublisher<\(P.self)>"
-        subscribeBody = { publisher.receive(subscriber: $0) }
+        box = AnyPublisherBox(publisher)
     }
 
-    public var description: String { name }
+    /// `AnyPublisher<Wrapped>`, naming the wrapped publisher's type.
+    public var description: String { box.description }
 
+    /// Attaches `subscriber` to the wrapped publisher.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscribeBody(AnySubscriber(subscriber))
+        box.receive(subscriber: subscriber)
+    }
+}
+
+/// The type-erased face of ``AnyPublisherBox``.
+@usableFromInline
+class AnyPublisherBoxBase<Output, Failure: Error> {
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    var description: String { "AnyPublisher" }
+
+    @usableFromInline
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        preconditionFailure("Bindings internal error: AnyPublisherBoxBase.receive is abstract")
+    }
+}
+
+/// Holds the wrapped publisher of an ``AnyPublisher``.
+@usableFromInline
+final class AnyPublisherBox<Wrapped: Publisher>: AnyPublisherBoxBase<Wrapped.Output, Wrapped.Failure> {
+    @usableFromInline
+    let wrapped: Wrapped
+
+    @usableFromInline
+    init(_ wrapped: Wrapped) {
+        self.wrapped = wrapped
+    }
+
+    @usableFromInline
+    override var description: String { "AnyPublisher<\(Wrapped.self)>" }
+
+    @usableFromInline
+    override func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Wrapped.Output, S.Failure == Wrapped.Failure {
+        wrapped.receive(subscriber: subscriber)
     }
 }
 

@@ -9,8 +9,12 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// The identifier of the wrapped subscriber.
     public let combineIdentifier: CombineIdentifier
+    /// What `description` describes: the wrapped subscriber or subject, or a name.
+    /// Kept as is so that wrapping costs no string formatting.
+    private let described: Any
+
     /// A textual description of the wrapped subscriber.
-    public let description: String
+    public var description: String { String(describing: described) }
 
     /// Wraps `subscriber`.
     public init<S: Subscriber>(_ subscriber: S) where S.Input == Input, S.Failure == Failure {
@@ -19,10 +23,28 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             return
         }
         combineIdentifier = subscriber.combineIdentifier
-        description = String(describing: subscriber)
+        described = subscriber
         receiveSubscriptionBody = subscriber.receive(subscription:)
         receiveValueBody = subscriber.receive(_:)
         receiveCompletionBody = subscriber.receive(completion:)
+    }
+
+    /// Wraps a subject: the subscriber forwards the subscription, every value and the
+    /// completion to it, as in Combine.
+    ///
+    /// ```swift
+    /// let relay = PassthroughSubject<Int, Never>()
+    /// Just(1).subscribe(AnySubscriber(relay))
+    /// ```
+    public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
+        combineIdentifier = CombineIdentifier(subject)
+        described = subject
+        receiveSubscriptionBody = subject.send(subscription:)
+        receiveValueBody = { value in
+            subject.send(value)
+            return .none
+        }
+        receiveCompletionBody = subject.send(completion:)
     }
 
     /// Creates a subscriber from closures; each defaults to doing nothing, and
@@ -33,18 +55,21 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
     ) {
         combineIdentifier = CombineIdentifier()
-        description = "Anonymous AnySubscriber"
+        described = "Anonymous AnySubscriber"
         receiveSubscriptionBody = receiveSubscription ?? { _ in }
         receiveValueBody = receiveValue ?? { _ in .none }
         receiveCompletionBody = receiveCompletion ?? { _ in }
     }
 
+    /// Forwards the subscription.
     @inlinable
     public func receive(subscription: any Subscription) { receiveSubscriptionBody(subscription) }
 
+    /// Forwards a value; returns the wrapped subscriber's extra demand.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand { receiveValueBody(value) }
 
+    /// Forwards the completion.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody(completion) }
 }

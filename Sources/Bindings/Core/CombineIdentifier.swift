@@ -12,9 +12,11 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
 
     /// Creates an identifier from an object's identity.
     public init(_ obj: AnyObject) {
-        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj).hashValue))
+        // The address itself: a hash of it could collide between two live objects.
+        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
     }
 
+    /// The identifier in hexadecimal.
     public var description: String { "0x\(String(rawValue, radix: 16))" }
 
     private static func next() -> UInt64 {

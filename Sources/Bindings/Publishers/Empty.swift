@@ -19,6 +19,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
         self.completeImmediately = completeImmediately
     }
 
+    /// Gives `subscriber` an empty subscription, then `.finished` if `completeImmediately`.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         if completeImmediately {
@@ -26,6 +27,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
         }
     }
 
+    /// Two empty publishers are equal when they complete alike.
     public static func == (lhs: Empty, rhs: Empty) -> Bool {
         lhs.completeImmediately == rhs.completeImmediately
     }

@@ -14,6 +14,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
     /// Creates a publisher with the given output type that fails at once with `failure`.
     public init(outputType: Output.Type, failure: Failure) { self.error = failure }
 
+    /// Gives `subscriber` an empty subscription, then the failure.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))

@@ -7,6 +7,7 @@ import Synchronization
 /// let c = Just("hello").sink { print($0) }   // prints "hello"
 /// ```
 public struct Just<Output>: Publisher {
+    /// `Just` cannot fail.
     public typealias Failure = Never
 
     /// The one element that the publisher emits.
@@ -15,6 +16,8 @@ public struct Just<Output>: Publisher {
     /// Creates a publisher that emits `output` once, then finishes.
     public init(_ output: Output) { self.output = output }
 
+    /// Gives `subscriber` a subscription that delivers the output and `.finished` on its
+    /// first request.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(subscription: SingleValueSubscription(value: output, downstream: subscriber))
     }
@@ -24,11 +27,16 @@ extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
 /// Delivers one value and `.finished` on the first request; used by `Just`.
+///
+/// It lets go of the subscriber (and the value) as soon as it has delivered or been
+/// cancelled, so that a subscriber that keeps its subscription forms no cycle.
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-    /// 0 waiting for demand, 1 done (delivered or cancelled).
-    private let done = Atomic<UInt8>(0)
-    private let value: Downstream.Input
-    private let downstream: Downstream
+    /// `waiting` until the first request or cancel; whichever thread moves it away from
+    /// `waiting` alone owns `value` and `downstream` from then on.
+    private let state = Atomic<UInt8>(SingleValueState.waiting)
+
+    private var value: Downstream.Input?
+    private var downstream: Downstream?
 
     init(value: Downstream.Input, downstream: Downstream) {
         self.value = value
@@ -39,12 +47,30 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        guard done.exchange(1, ordering: .acquiringAndReleasing) == 0 else { return }
+        guard state.compareExchange(
+            expected: SingleValueState.waiting, desired: SingleValueState.delivering, ordering: .acquiringAndReleasing
+        ).exchanged else { return }
+        let value = self.value.take()
+        guard let downstream = self.downstream.take(), let value else { return }
         _ = downstream.receive(value)
+        // A cancel during `receive` moved the state to `done`: send nothing more.
+        guard state.compareExchange(
+            expected: SingleValueState.delivering, desired: SingleValueState.done, ordering: .acquiringAndReleasing
+        ).exchanged else { return }
         downstream.receive(completion: .finished)
     }
 
     func cancel() {
-        done.store(1, ordering: .releasing)
+        guard state.exchange(SingleValueState.done, ordering: .acquiringAndReleasing) == SingleValueState.waiting else { return }
+        // Ours now: release the subscriber and the value.
+        value = nil
+        downstream = nil
     }
+}
+
+/// The states of a ``SingleValueSubscription``.
+private enum SingleValueState {
+    static let waiting: UInt8 = 0
+    static let delivering: UInt8 = 1
+    static let done: UInt8 = 2
 }

@@ -26,13 +26,19 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
         set { send(newValue) }
     }
 
+    /// Sets the value and sends it to the subscribers (ignored after completion).
     @inlinable
     public func send(_ input: Output) { core.send(input) }
 
+    /// Sends the completion to the subscribers, once; later sends are ignored.
     public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 
+    /// Keeps `subscription` (cancelled when the subject goes away) and requests
+    /// unlimited values from it.
     public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 
+    /// Attaches `subscriber`: it receives the current value once it requests, then later
+    /// values; after completion, only the completion.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }

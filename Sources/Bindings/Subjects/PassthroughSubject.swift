@@ -15,13 +15,19 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
     /// Creates a subject.
     public init() {}
 
+    /// Sends `input` to the subscribers that have demand (ignored after completion).
     @inlinable
     public func send(_ input: Output) { core.send(input) }
 
+    /// Sends the completion to the subscribers, once; later sends are ignored.
     public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 
+    /// Keeps `subscription` (cancelled when the subject goes away) and requests
+    /// unlimited values from it.
     public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 
+    /// Attaches `subscriber`: it receives what is sent from now on; after completion, only
+    /// the completion.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber)
     }

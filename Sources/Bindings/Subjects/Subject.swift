@@ -36,15 +36,20 @@ extension Publisher {
     }
 }
 
-/// Forwards a publisher's events into a subject; weak, so the subject's lifetime is its
-/// owner's.
+/// Forwards a publisher's events into a subject.
+///
+/// It holds the subject strongly until the connection ends (cancel or completion), as
+/// Combine does: a relay subject that only its subscribers and the connection reference
+/// keeps relaying. (Only the subject's own state is shared with its subscriptions, not the
+/// subject object, so a weak reference here would let the relay die while its
+/// subscribers still wait for values.)
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    /// Guarded by `lock`.
-    private weak var downstream: Downstream?
+    /// Guarded by `lock`; `nil` once the connection has ended.
+    private var downstream: Downstream?
     /// Guarded by `lock`.
     private var upstream: (any Subscription)?
 

@@ -3,7 +3,13 @@ import Synchronization
 /// What a subject's channel carries.
 @usableFromInline
 enum SubjectEvent<Output, Failure: Error> {
+    /// A value sent to every subscriber.
     case value(Output)
+    /// The current value of a `CurrentValueSubject`, sent to one subscriber whose demand
+    /// arrived after it missed a value; delivered only if still owed when it arrives (a
+    /// newer value delivered in between makes it stale).
+    case replay(Output)
+    /// The end of the stream.
     case completion(Subscribers.Completion<Failure>)
 }
 
@@ -64,6 +70,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         })
         if added {
             subscriber.receive(subscription: conduit)
+            // A completion sent from another thread may have reached the conduit before
+            // the subscriber had its subscription; it was kept for now.
+            if let early = conduit.subscriptionHandedOver() {
+                subscriber.receive(completion: early)
+            }
         } else if let finished {
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: finished)
@@ -75,27 +86,44 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 /// delivers what the channel sends within it.
 ///
 /// Demand follows Combine: a `PassthroughSubject` value that arrives with no demand is
-/// dropped for this subscriber; a `CurrentValueSubject` one is remembered, and the
-/// current value is delivered as soon as demand arrives.
+/// dropped for this subscriber; for a `CurrentValueSubject` the subscriber is owed the
+/// current value, which it receives (the latest, once) as soon as demand arrives.
+///
+/// The subscription keeps its subscriber (`downstream`) for its own lifetime: a `let`,
+/// so that delivering a value retains nothing. The subject lets go of the subscription
+/// on completion and on cancel; subscribers drop theirs then too (as `Sink` does).
 final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent<Downstream.Input, Downstream.Failure>>,
     Subscription, CustomStringConvertible
 {
     typealias Core = SubjectCore<Downstream.Input, Downstream.Failure>
+    typealias Completion = Subscribers.Completion<Downstream.Failure>
 
     let core: Core
     let downstream: Downstream
-    /// Set once demand is unlimited, which it then stays: the fast path reads only this.
+    /// Set once demand is unlimited, which it then stays: the fast path reads only this
+    /// (and `owesCurrent`).
     let unlimited = Atomic<Bool>(false)
+    /// Whether the subscriber is owed the current value (`CurrentValueSubject` only):
+    /// initially, and after it missed a value for lack of demand. Written under `spin`,
+    /// except that the unlimited fast path clears it alone: once demand is unlimited only
+    /// the delivering thread changes it, so a reader that sees it stale at worst queues
+    /// a replay that finds it cleared and does nothing.
+    let owesCurrent: Atomic<Bool>
     let spin = SpinLock()
+    /// Whether the subscriber has its subscription yet (see ``HandOver``). Declared next
+    /// to the other one-byte fields, so that it takes no room of its own.
+    let handOver = Atomic<UInt8>(HandOver.pending)
     /// Guarded by `spin`.
     @exclusivity(unchecked) var demand = Subscribers.Demand.none
-    /// Guarded by `spin`: the current value is owed as soon as there is demand.
-    @exclusivity(unchecked) var owesCurrent: Bool
+    /// A completion that arrived before the hand-over: written by the delivering thread
+    /// before it publishes `HandOver.parked` (releasing), read by `attach` after it sees
+    /// it (acquiring).
+    @exclusivity(unchecked) var earlyCompletion: Completion?
 
-        init(core: Core, downstream: Downstream) {
+    init(core: Core, downstream: Downstream) {
         self.core = core
         self.downstream = downstream
-        owesCurrent = core.replaysCurrent
+        owesCurrent = Atomic(core.replaysCurrent)
     }
 
     var description: String { core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject" }
@@ -104,40 +132,47 @@ final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent
         switch event {
         case .value(let value):
             if unlimited.load(ordering: .relaxed) {
+                if owesCurrent.load(ordering: .relaxed) { owesCurrent.store(false, ordering: .relaxed) }
                 _ = downstream.receive(value)
                 return
             }
-            guard takeOne() else { return }
+            guard takeOne(replay: false) else { return }
+            let more = downstream.receive(value)
+            if more > .none { add(more) }
+        case .replay(let value):
+            guard takeOne(replay: true) else { return }
             let more = downstream.receive(value)
             if more > .none { add(more) }
         case .completion(let completion):
             core.channel.remove(self)
+            guard handOverIsDone(parking: completion) else { return }
             downstream.receive(completion: completion)
         }
     }
 
-    /// Takes one unit of demand; with none, remembers the value is owed (current-value
-    /// subjects) and returns `false`.
-        func takeOne() -> Bool {
+    /// Takes one unit of demand for a value; with none, remembers that the current value
+    /// is owed (current-value subjects) and returns `false`. A replay goes through only
+    /// while the current value is still owed.
+    func takeOne(replay: Bool) -> Bool {
         spin.lock()
         defer { spin.unlock() }
+        if replay, !owesCurrent.load(ordering: .relaxed) { return false }
         if demand == .none {
-            if core.replaysCurrent { owesCurrent = true }
+            if core.replaysCurrent { owesCurrent.store(true, ordering: .relaxed) }
             return false
         }
         demand -= 1
-        owesCurrent = false
+        owesCurrent.store(false, ordering: .relaxed)
         return true
     }
 
-    /// Adds demand; returns whether the current value is owed and should be sent now.
-        @discardableResult
+    /// Adds demand; returns whether the current value is owed and should be replayed.
+    @discardableResult
     func add(_ more: Subscribers.Demand) -> Bool {
         spin.lock()
         demand += more
         if demand == .unlimited { unlimited.store(true, ordering: .relaxed) }
-        let owes = owesCurrent
-        owesCurrent = false
+        let owes = owesCurrent.load(ordering: .relaxed)
         spin.unlock()
         return owes
     }
@@ -147,11 +182,57 @@ final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent
         guard !isCancelled, add(demand) else { return }
         let core = self.core
         core.channel.deliverCurrent(to: self) {
-            core.completion == nil ? core.current.map { .value($0) } : nil
+            core.completion == nil ? core.current.map { .replay($0) } : nil
         }
     }
 
     func cancel() {
+        if handOver.load(ordering: .relaxed) != HandOver.done {
+            // Cancelled before `attach` finished handing over: drop a parked completion.
+            var state = handOver.load(ordering: .acquiring)
+            while state != HandOver.done, state != HandOver.dropped {
+                let (exchanged, original) = handOver.compareExchange(
+                    expected: state, desired: HandOver.dropped, ordering: .acquiringAndReleasing)
+                if exchanged { break }
+                state = original
+            }
+        }
         core.channel.remove(self)
     }
+
+    // MARK: Hand-over
+
+    /// Whether the completion may go to the subscriber now (it has its subscription);
+    /// if not, parks it for `attach`.
+    func handOverIsDone(parking completion: Completion) -> Bool {
+        // The usual case: one load.
+        if handOver.load(ordering: .acquiring) == HandOver.done { return true }
+        earlyCompletion = completion
+        let (parked, state) = handOver.compareExchange(
+            expected: HandOver.pending, desired: HandOver.parked, ordering: .acquiringAndReleasing)
+        if parked { return false }
+        earlyCompletion = nil
+        return state == HandOver.done
+    }
+
+    /// Called by `attach` once the subscriber has its subscription; returns a completion
+    /// that arrived before, if the subscriber did not cancel since.
+    func subscriptionHandedOver() -> Completion? {
+        switch handOver.exchange(HandOver.done, ordering: .acquiringAndReleasing) {
+        case HandOver.parked: return earlyCompletion.take()
+        default: return nil
+        }
+    }
+}
+
+/// The states of a ``SubjectConduit``'s hand-over to its subscriber.
+enum HandOver {
+    /// `attach` has not yet returned from `receive(subscription:)`.
+    static let pending: UInt8 = 0
+    /// The subscriber has its subscription: events go straight to it.
+    static let done: UInt8 = 1
+    /// A completion arrived before the hand-over and waits in `earlyCompletion`.
+    static let parked: UInt8 = 2
+    /// Cancelled before the hand-over: nothing parked is delivered.
+    static let dropped: UInt8 = 3
 }

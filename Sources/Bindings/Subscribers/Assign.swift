@@ -2,6 +2,7 @@ extension Subscribers {
     /// A subscriber that assigns each received value to a property of an object, as in
     /// Combine. It holds the object strongly until the stream completes or is cancelled.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible {
+        /// An assignment cannot fail.
         public typealias Failure = Never
 
         private let lock = Lock()
@@ -9,6 +10,7 @@ extension Subscribers {
         private var root: Root?
         /// Guarded by `lock`.
         private var subscription: (any Subscription)?
+        /// Guarded by `lock`: set once the stream has ended (completion or cancel).
         private var finished = false
         /// The key path of the property to assign.
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
@@ -22,8 +24,10 @@ extension Subscribers {
             self.keyPath = keyPath
         }
 
+        /// `"Assign Root."`, as in Combine.
         public var description: String { "Assign \(Root.self)." }
 
+        /// Keeps the subscription and requests unlimited values; a second one is cancelled.
         public func receive(subscription: any Subscription) {
             lock.lock()
             guard self.subscription == nil, !finished else {
@@ -36,12 +40,14 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
+        /// Assigns `value` to the object's property, unless the stream has ended.
         public func receive(_ value: Input) -> Subscribers.Demand {
             let root = lock.withLock { self.root }
             root?[keyPath: keyPath] = value
             return .none
         }
 
+        /// Ends the stream and releases the object.
         public func receive(completion: Subscribers.Completion<Never>) {
             lock.lock()
             finished = true
@@ -52,6 +58,7 @@ extension Subscribers {
             withExtendedLifetime(root) {}
         }
 
+        /// Cancels the upstream subscription and releases the object.
         public func cancel() {
             lock.lock()
             finished = true

@@ -31,8 +31,11 @@ extension Subscribers {
             self.receiveValue = receiveValue
         }
 
+        /// `"Sink"`, as in Combine.
         public var description: String { "Sink" }
 
+        /// Keeps the subscription and requests unlimited values; one arriving after the
+        /// first, or after the end, is cancelled.
         public func receive(subscription: any Subscription) {
             guard status.load(ordering: .acquiring) == 0 else {
                 subscription.cancel()
@@ -49,12 +52,14 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
+        /// Passes `value` to `receiveValue`.
         @inline(__always)
         public func receive(_ value: Input) -> Subscribers.Demand {
             receiveValue(value)
             return .none
         }
 
+        /// Passes the completion to `receiveCompletion`, once.
         public func receive(completion: Subscribers.Completion<Failure>) {
             let previous = status.exchange(2, ordering: .acquiringAndReleasing)
             guard previous != 2 else { return }
@@ -62,6 +67,7 @@ extension Subscribers {
             receiveCompletion(completion)
         }
 
+        /// Cancels the upstream subscription; idempotent and thread-safe.
         public func cancel() {
             let previous = status.exchange(2, ordering: .acquiringAndReleasing)
             guard previous == 1 else { return }

@@ -1,0 +1,254 @@
+import Testing
+@testable import Bindings
+
+/// A subscription that records what it is asked.
+private final class RecordingSubscription: Subscription {
+    var requests: [Subscribers.Demand] = []
+    var cancels = 0
+    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+    func cancel() { cancels += 1 }
+}
+
+private enum SinkEvent: Equatable {
+    case value(Int)
+    case completion(Subscribers.Completion<CoreTestError>)
+}
+
+@Suite struct CoreSinkTests {
+    @Test func receivesJustValueThenFinished() {
+        var events: [SinkEvent] = []
+        let cancellable = Just(1).sink(
+            receiveCompletion: { _ in events.append(.completion(.finished)) },
+            receiveValue: { events.append(.value($0)) })
+        #expect(events == [.value(1), .completion(.finished)])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func receivesFailure() {
+        var events: [SinkEvent] = []
+        let cancellable = Fail<Int, CoreTestError>(error: .boom).sink(
+            receiveCompletion: { events.append(.completion($0)) },
+            receiveValue: { events.append(.value($0)) })
+        #expect(events == [.completion(.failure(.boom))])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func receivesSubjectValuesAndCompletionOnce() {
+        let subject = PassthroughSubject<Int, CoreTestError>()
+        var events: [SinkEvent] = []
+        let cancellable = subject.sink(
+            receiveCompletion: { events.append(.completion($0)) },
+            receiveValue: { events.append(.value($0)) })
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .failure(.boom))
+        subject.send(3)
+        subject.send(completion: .finished)
+        #expect(events == [.value(1), .value(2), .completion(.failure(.boom))])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func sinkWithOnlyReceiveValueForNeverFailing() {
+        let subject = PassthroughSubject<String, Never>()
+        var values: [String] = []
+        let cancellable = subject.sink { values.append($0) }
+        subject.send("a")
+        subject.send("b")
+        subject.send(completion: .finished)
+        subject.send("c")
+        #expect(values == ["a", "b"])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func nothingAfterCancel() {
+        let subject = PassthroughSubject<Int, CoreTestError>()
+        var events: [SinkEvent] = []
+        let cancellable = subject.sink(
+            receiveCompletion: { events.append(.completion($0)) },
+            receiveValue: { events.append(.value($0)) })
+        subject.send(1)
+        cancellable.cancel()
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(events == [.value(1)])
+    }
+
+    @Test func closuresReleasedWhenTheAnyCancellableIsReleased() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakTracked: CoreTracked?
+        var cancellable: AnyCancellable?
+        do {
+            let tracked = CoreTracked()
+            weakTracked = tracked
+            cancellable = subject.sink { tracked.value += $0 }
+        }
+        subject.send(5)
+        #expect(weakTracked?.value == 5)
+        cancellable = nil
+        #expect(weakTracked == nil)
+        #expect(subject.core.channel.observerCount == 0)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func closuresReleasedWhenReleasedOnAPublisherThatNeverCompletes() {
+        weak var weakTracked: CoreTracked?
+        var cancellable: AnyCancellable?
+        do {
+            let tracked = CoreTracked()
+            weakTracked = tracked
+            cancellable = Empty<Int, Never>(completeImmediately: false).sink(
+                receiveCompletion: { _ in tracked.value += 1 }, receiveValue: { _ in })
+        }
+        #expect(weakTracked?.value == 0)
+        cancellable = nil
+        #expect(weakTracked == nil)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func requestsUnlimitedOnceAndCancelsASecondSubscription() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let first = RecordingSubscription()
+        let second = RecordingSubscription()
+        sink.receive(subscription: first)
+        sink.receive(subscription: second)
+        #expect(first.requests == [.unlimited])
+        #expect(first.cancels == 0)
+        #expect(second.requests == [])
+        #expect(second.cancels == 1)
+        sink.cancel()
+        sink.cancel()
+        #expect(first.cancels == 1)
+        #expect(sink.description == "Sink")
+    }
+
+    @Test func subscriptionArrivingAfterCancelIsCancelled() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        sink.cancel()
+        let subscription = RecordingSubscription()
+        sink.receive(subscription: subscription)
+        #expect(subscription.requests == [])
+        #expect(subscription.cancels == 1)
+    }
+
+    @Test func completionIsDeliveredOnceAndNotCancelledAfterwards() {
+        var completions = 0
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in completions += 1 }, receiveValue: { _ in })
+        let subscription = RecordingSubscription()
+        sink.receive(subscription: subscription)
+        sink.receive(completion: .finished)
+        sink.receive(completion: .finished)
+        sink.cancel()
+        #expect(completions == 1)
+        #expect(subscription.cancels == 0)
+        // A subscription arriving after the end is refused.
+        let late = RecordingSubscription()
+        sink.receive(subscription: late)
+        #expect(late.cancels == 1)
+        #expect(late.requests == [])
+    }
+
+    @Test func cancelFromInsideReceiveValue() {
+        let subject = PassthroughSubject<Int, Never>()
+        var values: [Int] = []
+        var cancellable: AnyCancellable?
+        cancellable = subject.sink { value in
+            values.append(value)
+            if value == 2 { cancellable?.cancel() }
+        }
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        #expect(values == [1, 2])
+        #expect(subject.core.channel.observerCount == 0)
+    }
+}
+
+@Suite struct CoreAssignTests {
+    @Test func assignsJust() {
+        let target = CoreTracked()
+        let cancellable = Just(5).assign(to: \.value, on: target)
+        #expect(target.value == 5)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func assignsEachSubjectValueUntilCancelled() {
+        let subject = PassthroughSubject<Int, Never>()
+        let target = CoreTracked()
+        var history: [Int] = []
+        let recorder = subject.sink { _ in history.append(target.value) }
+        let cancellable = subject.assign(to: \.value, on: target)
+        subject.send(1)
+        subject.send(2)
+        cancellable.cancel()
+        subject.send(3)
+        #expect(target.value == 2)
+        // The recorder subscribed first, so it sees the value before this send's assignment.
+        #expect(history == [0, 1, 2])
+        withExtendedLifetime(recorder) {}
+    }
+
+    @Test func currentValueSubjectAssignsTheCurrentValueAtOnce() {
+        let subject = CurrentValueSubject<Int, Never>(7)
+        let target = CoreTracked()
+        let cancellable = subject.assign(to: \.value, on: target)
+        #expect(target.value == 7)
+        subject.value = 8
+        #expect(target.value == 8)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func releasesTheObjectOnCancel() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakTarget: CoreTracked?
+        let cancellable: AnyCancellable
+        do {
+            let target = CoreTracked()
+            weakTarget = target
+            cancellable = subject.assign(to: \.value, on: target)
+        }
+        subject.send(4)
+        #expect(weakTarget?.value == 4)
+        cancellable.cancel()
+        #expect(weakTarget == nil)
+        #expect(subject.core.channel.observerCount == 0)
+    }
+
+    @Test func releasesTheObjectOnCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakTarget: CoreTracked?
+        let assign: Subscribers.Assign<CoreTracked, Int>
+        do {
+            let target = CoreTracked()
+            weakTarget = target
+            assign = Subscribers.Assign(object: target, keyPath: \.value)
+            subject.subscribe(assign)
+        }
+        subject.send(3)
+        #expect(weakTarget?.value == 3)
+        #expect(assign.object === weakTarget)
+        subject.send(completion: .finished)
+        #expect(weakTarget == nil)
+        #expect(assign.object == nil)
+        subject.send(9)
+    }
+
+    @Test func requestsUnlimitedAndCancelsUpstreamOnce() {
+        let target = CoreTracked()
+        let assign = Subscribers.Assign(object: target, keyPath: \CoreTracked.value)
+        let subscription = RecordingSubscription()
+        let second = RecordingSubscription()
+        assign.receive(subscription: subscription)
+        assign.receive(subscription: second)
+        #expect(subscription.requests == [.unlimited])
+        #expect(second.cancels == 1)
+        #expect(assign.receive(1) == .none)
+        #expect(target.value == 1)
+        assign.cancel()
+        assign.cancel()
+        #expect(subscription.cancels == 1)
+        // After cancel, values change nothing.
+        _ = assign.receive(2)
+        #expect(target.value == 1)
+        #expect(assign.description == "Assign CoreTracked.")
+    }
+}
