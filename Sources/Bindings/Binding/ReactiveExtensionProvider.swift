@@ -18,6 +18,11 @@ extension ReactiveExtensionProvider {
 
 /// A proxy that carries the reactive extensions of `Base`: extend it with
 /// `extension Reactive where Base: MyType { ... }`.
+///
+/// Through dynamic member lookup, `model.reactive.property` is a publisher for any key
+/// path of a ``KeyValueObservable`` model, and `owner.reactive.property` a binding target
+/// for any writable key path of a ``BindingOwner``.
+@dynamicMemberLookup
 public struct Reactive<Base> {
     /// The object or value that the extensions act on.
     public let base: Base

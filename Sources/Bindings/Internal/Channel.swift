@@ -185,6 +185,18 @@ class Channel<Event>: @unchecked Sendable {
         removed?.release()
     }
 
+    /// The registered observers, in order (for rare look-ups such as `unbind`).
+    final func snapshot() -> [ChannelObserver<Event>] {
+        lock.lock()
+        var observers: [ChannelObserver<Event>] = []
+        for index in 0..<slotCount {
+            if let unmanaged = slots[index] { observers.append(unmanaged.takeUnretainedValue()) }
+        }
+        for case .add(let observer) in deferred { observers.append(observer) }
+        lock.unlock()
+        return observers
+    }
+
     /// Cancels and removes every observer; the caller releases what is returned, outside
     /// any lock. Used when the source of the events completes or goes away.
     final func removeAll() -> [ChannelObserver<Event>] {

@@ -1,0 +1,57 @@
+/// `<~` binds at a precedence above assignment and below the ternary operator, so that
+/// `label.reactive.text <~ a ?? b` binds the result of `a ?? b`.
+precedencegroup BindingPrecedence {
+    associativity: right
+    higherThan: AssignmentPrecedence
+    lowerThan: TernaryPrecedence
+}
+
+/// The binding operator: `target <~ source`.
+infix operator <~ : BindingPrecedence
+
+// `~>` is declared by the standard library; redeclaring it in another precedence group
+// would clash with other modules that use it, so only functions are added here.
+
+/// Binds `source` to `target`: every value of `source` is delivered to the target's
+/// owner, from now until the owner deinitialises (at once, not at the next value) or the
+/// returned cancellable is cancelled.
+///
+/// ```swift
+/// label.reactive.text <~ person.reactive.fullName
+/// ```
+/// Only publishers that cannot fail can be bound. The binding is stored in the owner's
+/// `subscriptions`; binding to an owner that is already gone does nothing.
+@discardableResult
+public func <~ <Target: BindingTargetConvertible, Source: Publisher>(target: Target, source: Source) -> AnyCancellable
+where Source.Output == Target.Input, Source.Failure == Never {
+    target.bindingSink.bind(source)
+}
+
+/// Binds a publisher of `T` to a target of `T?`, lifting each value.
+///
+/// ```swift
+/// label.reactive.text <~ person.reactive.fullName   // String into String?
+/// ```
+@discardableResult
+public func <~ <Target: BindingTargetConvertible, Source: Publisher>(target: Target, source: Source) -> AnyCancellable
+where Target.Input == Source.Output?, Source.Failure == Never {
+    target.bindingSink.bind(source.map { Optional($0) })
+}
+
+/// Binds `source` to `target`, written left to right: the same as `target <~ source`.
+///
+/// ```swift
+/// person.reactive.fullName ~> label.reactive.text
+/// ```
+@discardableResult
+public func ~> <Source: Publisher, Target: BindingTargetConvertible>(source: Source, target: Target) -> AnyCancellable
+where Source.Output == Target.Input, Source.Failure == Never {
+    target.bindingSink.bind(source)
+}
+
+/// Binds a publisher of `T` to a target of `T?`, written left to right.
+@discardableResult
+public func ~> <Source: Publisher, Target: BindingTargetConvertible>(source: Source, target: Target) -> AnyCancellable
+where Target.Input == Source.Output?, Source.Failure == Never {
+    target.bindingSink.bind(source.map { Optional($0) })
+}

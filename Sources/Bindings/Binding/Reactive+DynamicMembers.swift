@@ -1,0 +1,56 @@
+extension Reactive where Base: KeyValueObservable {
+    /// `model.reactive.property`: a publisher of the value at any key path of the model
+    /// (the same as `publisher(for:)` with its default options: current value first).
+    ///
+    /// ```swift
+    /// let c = person.reactive.fullName.sink { print($0) }
+    /// ```
+    public subscript<Value>(dynamicMember keyPath: KeyPath<Base, Value>) -> KeyValueObservingPublisher<Base, Value> {
+        base.publisher(for: keyPath)
+    }
+}
+
+extension Reactive where Base: BindingOwner {
+    /// `owner.reactive.property`: a binding target that sets the value at any writable
+    /// key path of the owner.
+    ///
+    /// ```swift
+    /// label.reactive.text <~ person.reactive.fullName
+    /// ```
+    public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Value>) -> BindingSink<Base, Value> {
+        BindingSink(owner: base) { owner, value in owner[keyPath: keyPath] = value }
+    }
+}
+
+extension Reactive where Base: KeyValueObservable & BindingOwner {
+    /// On a base that is both a model and an owner, `base.reactive.property` is both a
+    /// publisher of the property and a binding target for it.
+    ///
+    /// ```swift
+    /// viewModel.reactive.title <~ input.reactive.text      // as a target
+    /// let titles = viewModel.reactive.title                // as a publisher
+    /// ```
+    public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Value>) -> ReactiveProperty<Base, Value> {
+        ReactiveProperty(base: base, keyPath: keyPath)
+    }
+}
+
+/// A property of an object that is both a ``KeyValueObservable`` model and a
+/// ``BindingOwner``: a publisher of its values, and a binding target that sets it.
+public struct ReactiveProperty<Base: KeyValueObservable & BindingOwner, Value>: Publisher, BindingTargetConvertible {
+    public typealias Output = Value
+    public typealias Failure = Never
+
+    private let publisher: KeyValueObservingPublisher<Base, Value>
+    /// The sink that sets the property.
+    public let bindingSink: BindingSink<Base, Value>
+
+    init(base: Base, keyPath: ReferenceWritableKeyPath<Base, Value>) {
+        publisher = base.publisher(for: keyPath)
+        bindingSink = BindingSink(owner: base) { owner, value in owner[keyPath: keyPath] = value }
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        publisher.receive(subscriber: subscriber)
+    }
+}
