@@ -1,0 +1,270 @@
+/// The latest value of each upstream of a `combineLatest`, as ``CombineLatestCore`` keeps
+/// them: one optional per upstream, filled in by that upstream's subscriber.
+protocol CombineLatestValues {
+    associatedtype Output
+    /// The number of upstreams.
+    static var count: Int { get }
+    /// Storage with no value yet.
+    init()
+    /// The tuple of the latest values, or `nil` while some upstream has sent none.
+    var combined: Output? { get }
+}
+
+/// The subscription behind `Publishers.CombineLatest` and `CombineLatest3`: it keeps the
+/// latest value of each upstream and delivers their combination.
+///
+/// Semantics:
+/// - Nothing is combined until every upstream has sent a value; after that, each value
+///   from any upstream produces the tuple of the latest values.
+/// - Demand: the upstreams are asked for `.unlimited` at the downstream's first request
+///   (nothing is requested before), so that the latest values stay current. While the
+///   downstream has no demand, new values only update the latest values, and the newest
+///   combination is delivered as soon as demand arrives: at most one combination is held,
+///   and it is never stale. (Combine forwards each request to every upstream instead and
+///   drops what arrives without demand, so with `PassthroughSubject` upstreams the latest
+///   state could be lost; its documentation describes this one-element buffer per upstream.)
+/// - Finishes once every upstream has finished, after delivering a held combination
+///   (a consumer that requests one value at a time still receives the final state). An
+///   upstream that finishes without a value means nothing is ever combined, but the
+///   publisher still finishes when the others do.
+/// - Fails at once with the first failure, cancelling the other upstreams; combinations
+///   already accepted for delivery go first.
+/// - Thread-safe: upstreams may send on different threads at once. Downstream calls are
+///   serialised through a ``DeliveryQueue``; no lock is held while calling out.
+final class CombineLatestCore<Values: CombineLatestValues, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible
+where Downstream.Input == Values.Output {
+    typealias Failure = Downstream.Failure
+    typealias Event = DeliveryQueue<Values.Output, Failure>.Event
+
+    private enum Upstream {
+        case awaiting
+        case subscribed(any Subscription)
+        case finished
+    }
+
+    private let lock = Lock()
+    // Everything below is guarded by `lock`.
+    /// `nil` once cancelled or once the completion is delivered, so that a downstream that
+    /// keeps its subscription forms no lasting cycle with it.
+    private var downstream: Downstream?
+    private var latest = Values()
+    private var upstreams: [Upstream]
+    private var finishedCount = 0
+    private var demand = Subscribers.Demand.none
+    /// Whether the upstreams have been asked for values (at the first downstream request).
+    private var upstreamsRequested = false
+    /// Whether `latest` holds a combination the downstream has not received for lack of demand.
+    private var held = false
+    /// Whether the completion is decided (queued or delivered) or the subscription cancelled.
+    private var terminated = false
+    private var queue = DeliveryQueue<Values.Output, Failure>()
+
+    init(downstream: Downstream) {
+        self.downstream = downstream
+        upstreams = Array(repeating: .awaiting, count: Values.count)
+    }
+
+    var description: String { "CombineLatest" }
+
+    /// The subscriber for upstream number `index`, which records each value with `store`.
+    func side<Input>(_ index: Int, _ store: @escaping (inout Values, Input) -> Void) -> Side<Input> {
+        Side(core: self, index: index, store: store)
+    }
+
+    // MARK: Subscription
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return
+        }
+        self.demand += demand
+        var toRequest: [any Subscription] = []
+        if !upstreamsRequested {
+            upstreamsRequested = true
+            for case .subscribed(let subscription) in upstreams { toRequest.append(subscription) }
+        }
+        let first = lockedReleaseHeld()
+        let downstream = first == nil ? nil : self.downstream
+        lock.unlock()
+        for subscription in toRequest { subscription.request(.unlimited) }
+        if let first, let downstream { deliver(first, to: downstream) }
+    }
+
+    func cancel() {
+        lock.lock()
+        terminated = true
+        held = false
+        let released = downstream
+        downstream = nil
+        let dropped = queue.removeAll()
+        let subscriptions = lockedTakeSubscriptions()
+        lock.unlock()
+        for subscription in subscriptions { subscription.cancel() }
+        withExtendedLifetime((released, dropped)) {}
+    }
+
+    // MARK: Upstream events
+
+    fileprivate func receive(subscription: any Subscription, from index: Int) {
+        lock.lock()
+        guard !terminated, case .awaiting = upstreams[index] else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstreams[index] = .subscribed(subscription)
+        let requested = upstreamsRequested
+        lock.unlock()
+        if requested { subscription.request(.unlimited) }
+    }
+
+    fileprivate func receive<Input>(_ input: Input, from index: Int, store: (inout Values, Input) -> Void) {
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return
+        }
+        store(&latest, input)
+        guard let output = latest.combined else {
+            lock.unlock()
+            return
+        }
+        if demand == .none {
+            held = true
+            lock.unlock()
+            return
+        }
+        demand -= 1
+        held = false
+        let mustDeliver = queue.push(.value(output))
+        let downstream = mustDeliver ? self.downstream : nil
+        lock.unlock()
+        if let downstream { deliver(.value(output), to: downstream) }
+    }
+
+    fileprivate func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
+        lock.lock()
+        if case .finished = upstreams[index] {
+            lock.unlock()
+            return
+        }
+        let ended = upstreams[index]
+        upstreams[index] = .finished
+        guard !terminated else {
+            lock.unlock()
+            return
+        }
+        var others: [any Subscription] = []
+        let first: Event?
+        switch completion {
+        case .finished:
+            finishedCount += 1
+            first = lockedFinishIfDone()
+        case .failure:
+            terminated = true
+            held = false
+            others = lockedTakeSubscriptions()
+            first = queue.push(.completion(completion)) ? .completion(completion) : nil
+        }
+        let downstream = first == nil ? nil : self.downstream
+        lock.unlock()
+        withExtendedLifetime(ended) {}
+        for subscription in others { subscription.cancel() }
+        if let first, let downstream { deliver(first, to: downstream) }
+    }
+
+    // MARK: Delivery
+
+    /// Delivers `first`, then whatever was queued meanwhile; the caller is the deliverer.
+    private func deliver(_ first: Event, to downstream: Downstream) {
+        var event = first
+        while true {
+            var more = Subscribers.Demand.none
+            var completed = false
+            switch event {
+            case .value(let value):
+                more = downstream.receive(value)
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+                completed = true
+            }
+            lock.lock()
+            if completed {
+                // The parameter keeps the downstream alive until this call returns.
+                self.downstream = nil
+            } else if more > .none, !terminated {
+                demand += more
+                _ = lockedReleaseHeld()   // queues it: this thread is delivering
+            }
+            let next = queue.next()
+            lock.unlock()
+            guard let next else { return }
+            event = next
+        }
+    }
+
+    /// Under the lock: queues the held combination if there is demand for it, then the
+    /// completion if it was waiting for it. Returns the event the caller must deliver
+    /// itself, when it has become the deliverer.
+    private func lockedReleaseHeld() -> Event? {
+        var first: Event?
+        if held, demand > .none, let output = latest.combined {
+            held = false
+            demand -= 1
+            if queue.push(.value(output)) { first = .value(output) }
+        }
+        if let finish = lockedFinishIfDone(), first == nil { first = finish }
+        return first
+    }
+
+    /// Under the lock: queues `.finished` once every upstream has finished and nothing is
+    /// held; returns it when the caller must deliver it.
+    private func lockedFinishIfDone() -> Event? {
+        guard !terminated, !held, finishedCount == upstreams.count else { return nil }
+        terminated = true
+        return queue.push(.completion(.finished)) ? .completion(.finished) : nil
+    }
+
+    /// Under the lock: the live upstream subscriptions, which are forgotten.
+    private func lockedTakeSubscriptions() -> [any Subscription] {
+        var taken: [any Subscription] = []
+        for index in upstreams.indices {
+            if case .subscribed(let subscription) = upstreams[index] {
+                taken.append(subscription)
+                upstreams[index] = .finished
+            }
+        }
+        return taken
+    }
+
+    // MARK: Side
+
+    /// The subscriber to one upstream: forwards its events, tagged with its index.
+    struct Side<Input>: Subscriber, CustomStringConvertible {
+        typealias Failure = Downstream.Failure
+
+        let core: CombineLatestCore
+        let index: Int
+        let store: (inout Values, Input) -> Void
+        let combineIdentifier = CombineIdentifier()
+
+        var description: String { "CombineLatest" }
+
+        func receive(subscription: any Subscription) {
+            core.receive(subscription: subscription, from: index)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            core.receive(input, from: index, store: store)
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            core.receive(completion: completion, from: index)
+        }
+    }
+}

@@ -1,0 +1,369 @@
+/// The subscription behind `Merge`, `MergeMany` and `FlatMap`: it merges the values of
+/// several inner publishers into one downstream.
+///
+/// Semantics (Combine's):
+/// - Demand: while the downstream's demand is finite, each inner has at most one value
+///   requested (`.max(1)` when it subscribes, again once that value is accepted); once the
+///   downstream asks for `.unlimited`, every inner is asked for `.unlimited`. A value that
+///   arrives while the downstream has no demand waits in a first-in first-out buffer (at
+///   most one per inner) and is delivered, oldest first, as demand arrives.
+/// - Finishes when every inner has finished and, for `flatMap`, the source too, after the
+///   buffered values have been delivered.
+/// - Fails at once with the first failure, dropping the buffer and cancelling every other
+///   upstream; values already accepted for delivery go first.
+/// - Thread-safe: inners may send on different threads at once. Downstream calls are
+///   serialised through a ``DeliveryQueue``; no lock is held while calling out.
+///
+/// `flatMap` adds a *source*, the outer publisher whose values become inners: see
+/// ``receiveSource(subscription:maxPublishers:)`` and ``addInner()``.
+final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+    typealias Event = DeliveryQueue<Input, Failure>.Event
+
+    let description: String
+
+    private let lock = Lock()
+    // Everything below is guarded by `lock`.
+    /// `nil` once cancelled or once the completion is delivered, so that a downstream that
+    /// keeps its subscription forms no lasting cycle with it.
+    private var downstream: Downstream?
+    private var demand = Subscribers.Demand.none
+    /// Whether the inners have been asked for `.unlimited` (demand became unlimited).
+    private var innersUnlimited = false
+    /// The subscribed inners that have not completed, by id.
+    private var inners: [Int: any Subscription] = [:]
+    /// Inners that have not completed, subscribed or not yet.
+    private var active: Int
+    private var nextID: Int
+    /// Whether no inner will be added any more (always, for `merge`).
+    private var sourceFinished: Bool
+    private var source: (any Subscription)?
+    /// Whether the source is asked for one more publisher as each inner finishes
+    /// (`flatMap` with a finite `maxPublishers`).
+    private let replenishesSource: Bool
+    /// Values that arrived without demand, oldest first; a delivered slot is emptied.
+    private var buffer: [(id: Int, value: Input)?] = []
+    private var bufferHead = 0
+    /// Whether the completion is decided (queued or delivered) or the subscription cancelled.
+    private var terminated = false
+    private var queue = DeliveryQueue<Input, Failure>()
+
+    /// A merge of `count` inners, with the ids `0..<count`.
+    init(downstream: Downstream, count: Int, description: String) {
+        self.downstream = downstream
+        self.description = description
+        active = count
+        nextID = count
+        sourceFinished = true
+        replenishesSource = false
+    }
+
+    /// A merge whose inners a source adds (`flatMap`).
+    init(downstream: Downstream, replenishesSource: Bool, description: String) {
+        self.downstream = downstream
+        self.description = description
+        active = 0
+        nextID = 0
+        sourceFinished = false
+        self.replenishesSource = replenishesSource
+    }
+
+    /// The subscriber for the inner with `id`.
+    func side(_ id: Int) -> Side { Side(core: self, id: id) }
+
+    /// Finishes at once when there is nothing to merge (`MergeMany` of no publisher).
+    func finishIfEmpty() {
+        lock.lock()
+        let first = lockedFinishIfDone()
+        let downstream = first == nil ? nil : self.downstream
+        lock.unlock()
+        if let first, let downstream { deliver(first, to: downstream) }
+    }
+
+    // MARK: Subscription
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return
+        }
+        var requests = InnerRequests()
+        let first = lockedAddDemand(demand, &requests)
+        let downstream = first == nil ? nil : self.downstream
+        lock.unlock()
+        requests.perform()
+        if let first, let downstream { deliver(first, to: downstream) }
+    }
+
+    func cancel() {
+        lock.lock()
+        terminated = true
+        sourceFinished = true
+        let released = downstream
+        downstream = nil
+        let dropped = queue.removeAll()
+        let subscriptions = lockedTakeSubscriptions(except: nil)
+        let droppedBuffer = lockedTakeBuffer()
+        lock.unlock()
+        for subscription in subscriptions { subscription.cancel() }
+        withExtendedLifetime((released, dropped, droppedBuffer)) {}
+    }
+
+    // MARK: Inner events
+
+    fileprivate func receive(subscription: any Subscription, from id: Int) {
+        lock.lock()
+        guard !terminated, inners[id] == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        inners[id] = subscription
+        let demand: Subscribers.Demand = innersUnlimited ? .unlimited : .max(1)
+        lock.unlock()
+        subscription.request(demand)
+    }
+
+    /// Returns the inner's new demand: one more value once this one is accepted.
+    fileprivate func receive(_ input: Input, from id: Int) -> Subscribers.Demand {
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return .none
+        }
+        if demand == .none {
+            buffer.append((id, input))
+            lock.unlock()
+            return .none
+        }
+        demand -= 1
+        let replenish: Subscribers.Demand = innersUnlimited ? .none : .max(1)
+        let mustDeliver = queue.push(.value(input))
+        let downstream = mustDeliver ? self.downstream : nil
+        lock.unlock()
+        if let downstream { deliver(.value(input), to: downstream) }
+        return replenish
+    }
+
+    fileprivate func receive(completion: Subscribers.Completion<Failure>, from id: Int) {
+        guard case .finished = completion else {
+            fail(with: completion, fromInner: id)
+            return
+        }
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return
+        }
+        let ended = inners.removeValue(forKey: id)
+        active -= 1
+        let first = lockedFinishIfDone()
+        let source = replenishesSource && !terminated ? self.source : nil
+        let downstream = first == nil ? nil : self.downstream
+        lock.unlock()
+        withExtendedLifetime(ended) {}
+        source?.request(.max(1))
+        if let first, let downstream { deliver(first, to: downstream) }
+    }
+
+    // MARK: Source events (flatMap)
+
+    /// Keeps the source's subscription and asks it for `maxPublishers` publishers.
+    func receiveSource(subscription: any Subscription, maxPublishers: Subscribers.Demand) {
+        lock.lock()
+        guard !terminated, !sourceFinished, source == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        source = subscription
+        lock.unlock()
+        if maxPublishers > .none { subscription.request(maxPublishers) }
+    }
+
+    /// Reserves the id of a new inner, or returns `nil` when the merge is over.
+    func addInner() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !terminated else { return nil }
+        let id = nextID
+        nextID += 1
+        active += 1
+        return id
+    }
+
+    func receiveSource(completion: Subscribers.Completion<Failure>) {
+        guard case .finished = completion else {
+            fail(with: completion, fromInner: nil)
+            return
+        }
+        lock.lock()
+        let ended = source
+        source = nil
+        sourceFinished = true
+        let first = lockedFinishIfDone()
+        let downstream = first == nil ? nil : self.downstream
+        lock.unlock()
+        withExtendedLifetime(ended) {}
+        if let first, let downstream { deliver(first, to: downstream) }
+    }
+
+    // MARK: Delivery
+
+    /// Delivers `failure` at once and cancels every upstream but the one that failed
+    /// (`fromInner` is `nil` when the source failed).
+    private func fail(with failure: Subscribers.Completion<Failure>, fromInner failed: Int?) {
+        lock.lock()
+        guard !terminated else {
+            lock.unlock()
+            return
+        }
+        terminated = true
+        if failed == nil {
+            source = nil
+            sourceFinished = true
+        }
+        let others = lockedTakeSubscriptions(except: failed)
+        let droppedBuffer = lockedTakeBuffer()
+        let mustDeliver = queue.push(.completion(failure))
+        let downstream = mustDeliver ? self.downstream : nil
+        lock.unlock()
+        for subscription in others { subscription.cancel() }
+        withExtendedLifetime(droppedBuffer) {}
+        if let downstream { deliver(.completion(failure), to: downstream) }
+    }
+
+    /// Delivers `first`, then whatever was queued meanwhile; the caller is the deliverer.
+    private func deliver(_ first: Event, to downstream: Downstream) {
+        var event = first
+        while true {
+            var more = Subscribers.Demand.none
+            var completed = false
+            switch event {
+            case .value(let value):
+                more = downstream.receive(value)
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+                completed = true
+            }
+            var requests = InnerRequests()
+            lock.lock()
+            if completed {
+                // The parameter keeps the downstream alive until this call returns.
+                self.downstream = nil
+            } else if more > .none, !terminated {
+                _ = lockedAddDemand(more, &requests)   // queues: this thread is delivering
+            }
+            let next = queue.next()
+            lock.unlock()
+            requests.perform()
+            guard let next else { return }
+            event = next
+        }
+    }
+
+    /// Under the lock: adds demand, queues buffered values while there is demand for them
+    /// (noting their inners to ask for one more each), upgrades the inners to `.unlimited`
+    /// when the demand becomes unlimited, and queues `.finished` if it was only waiting
+    /// for the buffer. Returns the event the caller must deliver, if it became the deliverer.
+    private func lockedAddDemand(_ more: Subscribers.Demand, _ requests: inout InnerRequests) -> Event? {
+        demand += more
+        var first: Event?
+        while demand > .none, bufferHead < buffer.count {
+            var slot: (id: Int, value: Input)?
+            swap(&slot, &buffer[bufferHead])
+            bufferHead += 1
+            guard let (id, value) = slot else { continue }
+            demand -= 1
+            if queue.push(.value(value)) { first = .value(value) }
+            if !innersUnlimited, let inner = inners[id] { requests.replenish(inner) }
+        }
+        if bufferHead == buffer.count, bufferHead > 0 {
+            buffer.removeAll(keepingCapacity: true)   // every slot is empty already
+            bufferHead = 0
+        }
+        if demand == .unlimited, !innersUnlimited {
+            innersUnlimited = true
+            requests.unlimited = Array(inners.values)
+        }
+        if let finish = lockedFinishIfDone(), first == nil { first = finish }
+        return first
+    }
+
+    /// Under the lock: queues `.finished` once nothing more can come and nothing is
+    /// buffered; returns it when the caller must deliver it.
+    private func lockedFinishIfDone() -> Event? {
+        guard !terminated, sourceFinished, active == 0, bufferHead == buffer.count else { return nil }
+        terminated = true
+        return queue.push(.completion(.finished)) ? .completion(.finished) : nil
+    }
+
+    /// Under the lock: the inners' subscriptions but `excluded`'s, and the source's; all are forgotten.
+    private func lockedTakeSubscriptions(except excluded: Int?) -> [any Subscription] {
+        var taken: [any Subscription] = []
+        for (id, subscription) in inners where id != excluded { taken.append(subscription) }
+        inners = [:]
+        if let source { taken.append(source) }
+        source = nil
+        return taken
+    }
+
+    /// Under the lock: the buffer, emptied, for the caller to release after unlocking.
+    private func lockedTakeBuffer() -> [(id: Int, value: Input)?] {
+        var taken: [(id: Int, value: Input)?] = []
+        swap(&taken, &buffer)
+        bufferHead = 0
+        return taken
+    }
+
+    // MARK: Side
+
+    /// The subscriber to one inner: forwards its events, tagged with its id.
+    struct Side: Subscriber, CustomStringConvertible {
+        typealias Input = Downstream.Input
+        typealias Failure = Downstream.Failure
+
+        let core: MergeCore
+        let id: Int
+        let combineIdentifier = CombineIdentifier()
+
+        var description: String { core.description }
+
+        func receive(subscription: any Subscription) {
+            core.receive(subscription: subscription, from: id)
+        }
+
+        func receive(_ input: Input) -> Subscribers.Demand {
+            core.receive(input, from: id)
+        }
+
+        func receive(completion: Subscribers.Completion<Failure>) {
+            core.receive(completion: completion, from: id)
+        }
+    }
+
+    // MARK: Requests
+
+    /// The requests a ``MergeCore`` makes of its inners after unlocking. The usual case, one
+    /// inner asked for one more value, needs no allocation.
+    struct InnerRequests {
+        private var first: (any Subscription)?
+        private var rest: [any Subscription] = []
+        /// Inners to ask for `.unlimited`.
+        var unlimited: [any Subscription] = []
+
+        /// Notes that `inner` is to be asked for one more value.
+        mutating func replenish(_ inner: any Subscription) {
+            if first == nil { first = inner } else { rest.append(inner) }
+        }
+
+        func perform() {
+            first?.request(.max(1))
+            for inner in rest { inner.request(.max(1)) }
+            for inner in unlimited { inner.request(.unlimited) }
+        }
+    }
+}

@@ -1,0 +1,336 @@
+import Dispatch
+import Testing
+@testable import Bindings
+
+// The type name starts with "Operators" so that `swift test --filter Operators` selects it
+// (the filter matches test identifiers, not suite display names).
+@Suite("Operators: combineLatest")
+struct OperatorsCombineLatestTests {
+    typealias Recorder = OpsBRecorder<(Int, Int), Never, [Int]>
+
+    private func pairRecorder(initial: Subscribers.Demand = .unlimited) -> Recorder {
+        Recorder(initial: initial) { [$0.0, $0.1] }
+    }
+
+    @Test func emitsOnceEveryUpstreamHasEmittedThenTheLatestOfEach() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = pairRecorder()
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        a.send(2)
+        #expect(recorder.events == [])
+        b.send(10)
+        a.send(3)
+        b.send(20)
+        #expect(recorder.events == [.value([2, 10]), .value([3, 10]), .value([3, 20])])
+
+        a.send(completion: .finished)
+        #expect(recorder.events.count == 3)   // not finished: b is still going
+        b.send(30)                              // combines with a's last value
+        b.send(completion: .finished)
+        #expect(recorder.events == [
+            .value([2, 10]), .value([3, 10]), .value([3, 20]), .value([3, 30]), .finished,
+        ])
+    }
+
+    @Test func transformVariantPublishesTheTransformedCombination() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<String, Never>()
+        let recorder = OpsBRecorder<String, Never, String>()
+        a.combineLatest(b) { "\($1)\($0)" }.subscribe(recorder)
+
+        a.send(1)
+        b.send("x")
+        a.send(2)
+        b.send("y")
+        a.send(completion: .finished)
+        b.send(completion: .finished)
+        #expect(recorder.events == [.value("x1"), .value("x2"), .value("y2"), .finished])
+    }
+
+    @Test func combineLatest3WithAndWithoutTransform() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        let tuples = OpsBRecorder<(Int, Int, Int), Never, [Int]> { [$0.0, $0.1, $0.2] }
+        let sums = OpsBRecorder<Int, Never, Int>()
+        a.combineLatest(b, c).subscribe(tuples)
+        a.combineLatest(b, c) { $0 + $1 + $2 }.subscribe(sums)
+
+        a.send(1)
+        b.send(10)
+        #expect(tuples.events == [])
+        c.send(100)
+        b.send(20)
+        a.send(2)
+        c.send(200)
+        for subject in [a, b] { subject.send(completion: .finished) }
+        #expect(tuples.events.count == 4)
+        c.send(completion: .finished)
+
+        #expect(tuples.events == [
+            .value([1, 10, 100]), .value([1, 20, 100]), .value([2, 20, 100]), .value([2, 20, 200]), .finished,
+        ])
+        #expect(sums.events == [.value(111), .value(121), .value(122), .value(222), .finished])
+    }
+
+    @Test func synchronousUpstreamsCombineAndFinish() {
+        let recorder = pairRecorder()
+        Just(1).combineLatest(Just(2)).subscribe(recorder)
+        #expect(recorder.events == [.value([1, 2]), .finished])
+
+        let waiting = pairRecorder(initial: .none)   // nothing happens before a request
+        Just(1).combineLatest(Just(2)).subscribe(waiting)
+        #expect(waiting.events == [])
+        waiting.request(.max(1))
+        #expect(waiting.events == [.value([1, 2]), .finished])
+    }
+
+    @Test func finishesWhenAllFinishEvenIfOneNeverEmitted() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = pairRecorder()
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        b.send(completion: .finished)
+        a.send(2)
+        #expect(recorder.events == [])
+        a.send(completion: .finished)
+        #expect(recorder.events == [.finished])
+    }
+
+    @Test func failureFromOneUpstreamFailsAtOnceAndNothingFollows() {
+        let a = PassthroughSubject<Int, OpsBError>()
+        let b = PassthroughSubject<Int, OpsBError>()
+        let recorder = OpsBRecorder<(Int, Int), OpsBError, [Int]> { [$0.0, $0.1] }
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        b.send(2)
+        b.send(completion: .failure(OpsBError(7)))
+        a.send(3)
+        a.send(completion: .finished)
+        #expect(recorder.events == [.value([1, 2]), .failure(OpsBError(7))])
+    }
+
+    @Test func failureCancelsTheOtherUpstreams() {
+        let a = OpsBProbe<Int, OpsBError>()
+        let b = OpsBProbe<Int, OpsBError>()
+        let c = OpsBProbe<Int, OpsBError>()
+        let recorder = OpsBRecorder<(Int, Int, Int), OpsBError, [Int]> { [$0.0, $0.1, $0.2] }
+        a.combineLatest(b, c).subscribe(recorder)
+
+        b.send(completion: .failure(OpsBError(1)))
+        #expect(recorder.events == [.failure(OpsBError(1))])
+        #expect(a.cancelCount == 1)
+        #expect(b.cancelCount == 0)
+        #expect(c.cancelCount == 1)
+        a.send(1)   // a careless upstream sends after cancel: ignored
+        c.send(completion: .failure(OpsBError(2)))
+        #expect(recorder.events == [.failure(OpsBError(1))])
+    }
+
+    @Test func upstreamsAreAskedForUnlimitedValuesAtTheFirstRequest() {
+        let a = OpsBProbe<Int, Never>()
+        let b = OpsBProbe<Int, Never>()
+        let recorder = pairRecorder(initial: .none)
+        a.combineLatest(b).subscribe(recorder)
+
+        #expect(a.requests == [])
+        #expect(b.requests == [])
+        recorder.request(.max(1))
+        #expect(a.requests == [.unlimited])
+        #expect(b.requests == [.unlimited])
+        recorder.request(.max(1))
+        #expect(a.requests == [.unlimited])
+    }
+
+    @Test func demandIsHonouredAndTheLatestCombinationWaitsForDemand() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = pairRecorder(initial: .max(1))
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        b.send(10)
+        #expect(recorder.events == [.value([1, 10])])
+        a.send(2)
+        a.send(3)
+        #expect(recorder.events == [.value([1, 10])])
+
+        recorder.request(.max(1))                 // the newest combination, not a stale one
+        #expect(recorder.events == [.value([1, 10]), .value([3, 10])])
+        b.send(20)
+        #expect(recorder.events.count == 2)
+
+        recorder.request(.max(2))                 // the held one, and one more to come
+        #expect(recorder.events == [.value([1, 10]), .value([3, 10]), .value([3, 20])])
+        a.send(4)
+        a.send(5)
+        #expect(recorder.events == [.value([1, 10]), .value([3, 10]), .value([3, 20]), .value([4, 20])])
+    }
+
+    @Test func demandReturnedFromReceiveIsHonoured() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = pairRecorder(initial: .max(1))
+        recorder.demandPerValue = .max(1)   // one more after each: always exactly one outstanding
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        b.send(1)
+        a.send(2)
+        b.send(2)
+        #expect(recorder.values == [[1, 1], [2, 1], [2, 2]])
+        recorder.demandPerValue = .none
+        a.send(3)
+        a.send(4)
+        #expect(recorder.values == [[1, 1], [2, 1], [2, 2], [3, 2]])
+    }
+
+    @Test func aHeldCombinationIsDeliveredBeforeFinished() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = pairRecorder(initial: .max(1))
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        b.send(1)
+        a.send(2)
+        a.send(completion: .finished)
+        b.send(completion: .finished)
+        #expect(recorder.events == [.value([1, 1])])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value([1, 1]), .value([2, 1]), .finished])
+    }
+
+    @Test func cancelCancelsEveryUpstreamAndStopsDelivery() {
+        let a = OpsBProbe<Int, Never>()
+        let b = OpsBProbe<Int, Never>()
+        let recorder = pairRecorder()
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        b.send(2)
+        recorder.cancel()
+        #expect(a.cancelCount == 1)
+        #expect(b.cancelCount == 1)
+        a.send(3)
+        b.send(completion: .finished)
+        a.send(completion: .finished)
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value([1, 2])])
+    }
+
+    @Test func reentrantSendsAreDeliveredAfterTheCurrentValueNotInsideIt() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = pairRecorder()
+        var depth = 0
+        var maxDepth = 0
+        recorder.onValue = { pair in
+            depth += 1
+            maxDepth = max(maxDepth, depth)
+            if pair == (1, 10) { b.send(20) }
+            depth -= 1
+        }
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        b.send(10)
+        #expect(recorder.values == [[1, 10], [1, 20]])
+        #expect(maxDepth == 1)
+    }
+
+    @Test func releasesItsSubscriberAfterCompletionAndCancel() {
+        weak var weakRecorder: Recorder?
+        weak var weakSubscription: AnyObject?
+        do {
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let recorder = pairRecorder()
+            weakRecorder = recorder
+            a.combineLatest(b).subscribe(recorder)
+            weakSubscription = recorder.subscription as AnyObject
+            a.send(1)
+            b.send(2)
+            a.send(completion: .finished)
+            b.send(completion: .finished)
+            #expect(recorder.events == [.value([1, 2]), .finished])
+        }
+        #expect(weakRecorder == nil)
+        #expect(weakSubscription == nil)
+
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        do {
+            let recorder = pairRecorder()
+            weakRecorder = recorder
+            a.combineLatest(b).subscribe(recorder)
+            weakSubscription = recorder.subscription as AnyObject
+            a.send(1)
+            recorder.cancel()
+        }
+        #expect(weakRecorder == nil)
+        #expect(weakSubscription == nil)
+    }
+
+    @Test func aValueSentWhileTheSubscriberIsBusyOnAnotherThreadWaitsItsTurn() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let detector = OpsBOverlapDetector()
+        let entered = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        var received: [[Int]] = []
+        let cancellable = a.combineLatest(b).sink { pair in
+            detector.watch {
+                received.append([pair.0, pair.1])
+                if pair == (1, 1) {
+                    entered.signal()
+                    _ = resume.wait(timeout: .now() + 10)
+                }
+            }
+        }
+        a.send(1)
+        let done = DispatchGroup()
+        DispatchQueue(label: "opsB.combineLatest.busy").async(group: done) { b.send(1) }
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+
+        // The subscriber is busy on the other thread: these neither block nor call it now;
+        // the busy thread delivers them, in order, once it is done.
+        a.send(2)
+        a.send(3)
+        #expect(received == [[1, 1]])
+        resume.signal()
+        done.wait()
+        #expect(received == [[1, 1], [2, 1], [3, 1]])
+        #expect(detector.overlaps == 0)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func upstreamsOnTwoThreadsNeverCallTheSubscriberConcurrently() {
+        let count = 20_000
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let detector = OpsBOverlapDetector()
+        var received: [(Int, Int)] = []   // appended without a lock on purpose
+        let cancellable = a.combineLatest(b).sink { pair in
+            detector.watch { received.append(pair) }
+        }
+        a.send(-1)
+        b.send(-1)
+        opsBRunConcurrently([a, b].map { subject in
+            { for value in 0..<count { subject.send(value) } }
+        })
+
+        #expect(detector.overlaps == 0)
+        #expect(received.count == 2 * count + 1)
+        #expect(received.last.map { [$0.0, $0.1] } == [count - 1, count - 1])
+        // Each upstream's values appear in the order it sent them.
+        #expect(zip(received, received.dropFirst()).allSatisfy { $0.0 <= $1.0 && $0.1 <= $1.1 })
+        withExtendedLifetime(cancellable) {}
+    }
+}

@@ -1,0 +1,293 @@
+import Dispatch
+import Testing
+@testable import Bindings
+
+// The type name starts with "Operators" so that `swift test --filter Operators` selects it.
+@Suite("Operators: merge")
+struct OperatorsMergeTests {
+    @Test func interleavesValuesAndFinishesWhenBothHaveFinished() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = OpsBRecorder<Int, Never, Int>()
+        let merged: Publishers.Merge<PassthroughSubject<Int, Never>, AnyPublisher<Int, Never>> =
+            a.merge(with: b.eraseToAnyPublisher())
+        merged.subscribe(recorder)
+
+        a.send(1)
+        b.send(2)
+        a.send(3)
+        a.send(completion: .finished)
+        #expect(recorder.events == [.value(1), .value(2), .value(3)])
+        b.send(4)
+        b.send(completion: .finished)
+        #expect(recorder.events == [.value(1), .value(2), .value(3), .value(4), .finished])
+    }
+
+    @Test func twoPublishersOfOneTypeMergeIntoMergeManyAsInCombine() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = OpsBRecorder<Int, Never, Int>()
+        let merged: Publishers.MergeMany<PassthroughSubject<Int, Never>> = a.merge(with: b)
+        #expect(merged.publishers.count == 2)
+        merged.subscribe(recorder)
+
+        b.send(1)
+        a.send(2)
+        a.send(completion: .finished)
+        b.send(completion: .finished)
+        #expect(recorder.events == [.value(1), .value(2), .finished])
+    }
+
+    @Test func mergeManyMergesEveryPublisher() {
+        let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+        let recorder = OpsBRecorder<Int, Never, Int>()
+        Publishers.MergeMany(subjects[0], subjects[1], subjects[2])
+            .merge(with: subjects[3])
+            .subscribe(recorder)
+
+        for (index, subject) in subjects.enumerated().reversed() { subject.send(index) }
+        for subject in subjects.dropLast() { subject.send(completion: .finished) }
+        #expect(recorder.events == [.value(3), .value(2), .value(1), .value(0)])
+        subjects[3].send(completion: .finished)
+        #expect(recorder.events == [.value(3), .value(2), .value(1), .value(0), .finished])
+
+        let fromSequence = OpsBRecorder<Int, Never, Int>()
+        Publishers.MergeMany(subjects.map { $0.eraseToAnyPublisher() }).subscribe(fromSequence)
+        #expect(fromSequence.events == [.finished])   // they have all finished already
+    }
+
+    @Test func synchronousUpstreamsMergeInOrderAndFinish() {
+        let recorder = OpsBRecorder<Int, Never, Int>()
+        Just(1).merge(with: Just(2)).subscribe(recorder)
+        #expect(recorder.events == [.value(1), .value(2), .finished])
+    }
+
+    @Test func mergeManyOfNothingFinishesAtOnce() {
+        let recorder = OpsBRecorder<Int, Never, Int>(initial: .none)
+        Publishers.MergeMany([PassthroughSubject<Int, Never>]()).subscribe(recorder)
+        #expect(recorder.events == [.finished])
+    }
+
+    @Test func failureFromOneUpstreamFailsAtOnceAndNothingFollows() {
+        let a = PassthroughSubject<Int, OpsBError>()
+        let b = PassthroughSubject<Int, OpsBError>()
+        let recorder = OpsBRecorder<Int, OpsBError, Int>()
+        a.merge(with: b).subscribe(recorder)
+
+        a.send(1)
+        b.send(completion: .failure(OpsBError(3)))
+        a.send(2)
+        a.send(completion: .finished)
+        #expect(recorder.events == [.value(1), .failure(OpsBError(3))])
+    }
+
+    @Test func failureCancelsTheOtherUpstreams() {
+        let probes = (0..<3).map { _ in OpsBProbe<Int, OpsBError>() }
+        let recorder = OpsBRecorder<Int, OpsBError, Int>()
+        Publishers.MergeMany(probes).subscribe(recorder)
+
+        probes[1].send(completion: .failure(OpsBError(1)))
+        #expect(probes.map(\.cancelCount) == [1, 0, 1])
+        probes[0].send(5)   // a careless upstream sends after cancel: ignored
+        probes[2].send(completion: .failure(OpsBError(2)))
+        #expect(recorder.events == [.failure(OpsBError(1))])
+    }
+
+    @Test func demandFollowsCombineOneValueRequestedPerUpstream() {
+        let a = OpsBProbe<Int, Never>()
+        let b = OpsBProbe<Int, Never>()
+        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1))
+        a.merge(with: b).subscribe(recorder)
+        #expect(a.requests == [.max(1)])
+        #expect(b.requests == [.max(1)])
+
+        #expect(a.send(1) == .max(1))   // accepted: a may send one more
+        #expect(b.send(2) == .none)     // no demand: waits in the buffer
+        #expect(a.send(3) == .none)
+        #expect(recorder.events == [.value(1)])
+
+        recorder.request(.max(1))       // oldest first
+        #expect(recorder.events == [.value(1), .value(2)])
+        #expect(b.requests == [.max(1), .max(1)])
+        #expect(a.requests == [.max(1)])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(1), .value(2), .value(3)])
+        #expect(a.requests == [.max(1), .max(1)])
+
+        recorder.request(.unlimited)
+        #expect(a.requests == [.max(1), .max(1), .unlimited])
+        #expect(b.requests == [.max(1), .max(1), .unlimited])
+        #expect(a.send(4) == .none)
+        #expect(recorder.events == [.value(1), .value(2), .value(3), .value(4)])
+    }
+
+    @Test func upstreamsSubscribedAfterUnlimitedDemandAreAskedForUnlimited() {
+        let a = OpsBProbe<Int, Never>()
+        let recorder = OpsBRecorder<Int, Never, Int>(initial: .unlimited)
+        a.merge(with: a).subscribe(recorder)
+        #expect(a.requests == [.unlimited, .unlimited])
+    }
+
+    @Test func demandReturnedFromReceiveIsHonoured() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1), perValue: .max(1))
+        a.merge(with: b).subscribe(recorder)
+
+        a.send(1)
+        b.send(2)
+        a.send(3)
+        #expect(recorder.values == [1, 2, 3])
+        recorder.demandPerValue = .none
+        b.send(4)
+        b.send(5)   // waits in the buffer
+        #expect(recorder.values == [1, 2, 3, 4])
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2, 3, 4, 5])
+    }
+
+    @Test func bufferedValuesAreDeliveredBeforeFinished() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1))
+        a.merge(with: b).subscribe(recorder)
+
+        a.send(1)
+        b.send(2)
+        b.send(completion: .finished)
+        a.send(completion: .finished)
+        #expect(recorder.events == [.value(1)])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(1), .value(2), .finished])
+    }
+
+    @Test func cancelCancelsEveryUpstreamAndStopsDelivery() {
+        let a = OpsBProbe<Int, Never>()
+        let b = OpsBProbe<Int, Never>()
+        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1))
+        a.merge(with: b).subscribe(recorder)
+
+        a.send(1)
+        b.send(2)   // buffered
+        recorder.cancel()
+        #expect(a.cancelCount == 1)
+        #expect(b.cancelCount == 1)
+        recorder.request(.max(5))
+        a.send(3)
+        a.send(completion: .finished)
+        b.send(completion: .finished)
+        #expect(recorder.events == [.value(1)])
+    }
+
+    @Test func reentrantSendsAreDeliveredAfterTheCurrentValueNotInsideIt() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = OpsBRecorder<Int, Never, Int>()
+        var depth = 0
+        var maxDepth = 0
+        recorder.onValue = { value in
+            depth += 1
+            maxDepth = max(maxDepth, depth)
+            if value == 1 {
+                b.send(2)
+                a.send(3)
+            }
+            depth -= 1
+        }
+        a.merge(with: b).subscribe(recorder)
+
+        a.send(1)
+        #expect(recorder.values == [1, 2, 3])
+        #expect(maxDepth == 1)
+    }
+
+    @Test func releasesItsSubscriberAfterCompletionAndCancel() {
+        weak var weakRecorder: OpsBRecorder<Int, Never, Int>?
+        weak var weakSubscription: AnyObject?
+        do {
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let recorder = OpsBRecorder<Int, Never, Int>()
+            weakRecorder = recorder
+            a.merge(with: b).subscribe(recorder)
+            weakSubscription = recorder.subscription as AnyObject
+            a.send(completion: .finished)
+            b.send(completion: .finished)
+            #expect(recorder.events == [.finished])
+        }
+        #expect(weakRecorder == nil)
+        #expect(weakSubscription == nil)
+
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        do {
+            let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1))
+            weakRecorder = recorder
+            a.merge(with: b).subscribe(recorder)
+            weakSubscription = recorder.subscription as AnyObject
+            a.send(1)
+            b.send(2)   // buffered
+            recorder.cancel()
+        }
+        #expect(weakRecorder == nil)
+        #expect(weakSubscription == nil)
+    }
+
+    @Test func aValueSentWhileTheSubscriberIsBusyOnAnotherThreadWaitsItsTurn() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let detector = OpsBOverlapDetector()
+        let entered = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        var received: [Int] = []
+        let cancellable = a.merge(with: b).sink { value in
+            detector.watch {
+                received.append(value)
+                if value == 1 {
+                    entered.signal()
+                    _ = resume.wait(timeout: .now() + 10)
+                }
+            }
+        }
+        let done = DispatchGroup()
+        DispatchQueue(label: "opsB.merge.busy").async(group: done) { a.send(1) }
+        #expect(entered.wait(timeout: .now() + 10) == .success)
+
+        // The subscriber is busy with 1 on the other thread: these neither block nor call
+        // it now; the busy thread delivers them, in order, once it is done with 1.
+        b.send(2)
+        b.send(3)
+        #expect(received == [1])
+        resume.signal()
+        done.wait()
+        #expect(received == [1, 2, 3])
+        #expect(detector.overlaps == 0)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func upstreamsOnTwoThreadsNeverCallTheSubscriberConcurrently() {
+        let count = 20_000
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let detector = OpsBOverlapDetector()
+        var received: [Int] = []   // appended without a lock on purpose
+        var completions = 0
+        let cancellable = a.merge(with: b).sink(
+            receiveCompletion: { _ in completions += 1 },
+            receiveValue: { value in
+                detector.watch { received.append(value) }
+            })
+        opsBRunConcurrently([(a, 0), (b, count)].map { subject, base in
+            {
+                for value in base..<(base + count) { subject.send(value) }
+                subject.send(completion: .finished)
+            }
+        })
+
+        #expect(detector.overlaps == 0)
+        #expect(completions == 1)
+        #expect(received.filter { $0 < count } == Array(0..<count))
+        #expect(received.filter { $0 >= count } == Array(count..<(2 * count)))
+        withExtendedLifetime(cancellable) {}
+    }
+}
