@@ -82,13 +82,9 @@ extension Publisher {
     /// ```swift
     /// let area = width.combineLatest(height) { $0 * $1 }
     /// ```
-    ///
-    /// Combine returns `Publishers.Map<Publishers.CombineLatest<Self, P>, T>`; this returns
-    /// the same publisher type-erased until `Publishers.Map` joins this branch.
     public func combineLatest<P: Publisher, T>(
         _ other: P, _ transform: @escaping (Output, P.Output) -> T
-    ) -> AnyPublisher<T, Failure> where Failure == P.Failure {
-        CombineLatestTransform(upstream: Publishers.CombineLatest(self, other)) { transform($0.0, $0.1) }
-            .eraseToAnyPublisher()
+    ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T> where Failure == P.Failure {
+        Publishers.CombineLatest(self, other).map { transform($0.0, $0.1) }
     }
 }

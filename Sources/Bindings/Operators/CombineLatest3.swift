@@ -80,15 +80,9 @@ extension Publisher {
     /// ```swift
     /// let colour = red.combineLatest(green, blue) { Colour(r: $0, g: $1, b: $2) }
     /// ```
-    ///
-    /// Combine returns `Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>`; this
-    /// returns the same publisher type-erased until `Publishers.Map` joins this branch.
     public func combineLatest<P: Publisher, Q: Publisher, T>(
         _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
-    ) -> AnyPublisher<T, Failure> where Failure == P.Failure, P.Failure == Q.Failure {
-        CombineLatestTransform(upstream: Publishers.CombineLatest3(self, publisher1, publisher2)) {
-            transform($0.0, $0.1, $0.2)
-        }
-        .eraseToAnyPublisher()
+    ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T> where Failure == P.Failure, P.Failure == Q.Failure {
+        Publishers.CombineLatest3(self, publisher1, publisher2).map { transform($0.0, $0.1, $0.2) }
     }
 }

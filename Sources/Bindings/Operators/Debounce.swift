@@ -190,7 +190,7 @@ extension Publishers.Debounce {
             let upstream: (any Subscription)?
             if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
             status = .terminal
-            let dropped = (pending, queue.takeAll())
+            let dropped = (pending, queue.removeAll())
             pending = nil
             let previousTimer = timer
             timer = nil

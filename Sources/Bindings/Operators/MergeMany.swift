@@ -24,7 +24,7 @@ extension Publishers {
         }
 
         /// Creates a publisher that merges the elements of a sequence of publishers.
-        public init<S: Sequence>(_ upstream: S) where S.Element == Upstream {
+        public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
             publishers = Array(upstream)
         }
 

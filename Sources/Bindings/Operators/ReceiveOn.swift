@@ -143,7 +143,7 @@ extension Publishers.ReceiveOn {
             if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
             status = .terminal
             ready = 0
-            let dropped = queue.takeAll()
+            let dropped = queue.removeAll()
             lock.unlock()
             upstream?.cancel()
             withExtendedLifetime(dropped) {}

@@ -172,7 +172,7 @@ extension Publishers.Throttle {
             let upstream: (any Subscription)?
             if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
             status = .terminal
-            let dropped = (pendingValue, queue.takeAll())
+            let dropped = (pendingValue, queue.removeAll())
             pendingValue = nil
             pendingCompletion = nil
             lock.unlock()

@@ -1,5 +1,7 @@
-/// The events that an operator with several upstreams owes its downstream, and which
-/// thread delivers them; used by `combineLatest`, `merge`, `switchToLatest` and `flatMap`.
+/// The events that an operator owes its downstream, and which thread delivers them; used
+/// by `combineLatest`, `merge`, `switchToLatest` and `flatMap` (several upstreams), and
+/// by `receive(on:)`, `debounce` and `throttle` (scheduler actions, which a concurrent
+/// queue may run two at once).
 ///
 /// Several upstreams may call such an operator at once, from different threads, and the
 /// downstream may call back into it (request, cancel, send to an upstream subject) from
@@ -28,8 +30,9 @@ struct DeliveryQueue<Input, Failure: Error> {
         case completion(Subscribers.Completion<Failure>)
     }
 
-    /// Whether a thread is delivering, and so will deliver whatever is pushed.
-    private(set) var isDelivering = false
+    /// Whether a thread is delivering, and so will deliver whatever is pushed. The
+    /// scheduling operators drive it by hand with ``append(_:)`` and ``popFirst()``.
+    var isDelivering = false
     /// Queued events; a slot is emptied when its event is handed out, so that the
     /// deliverer holds the only copy and releases it outside the owner's lock.
     private var pending: [Event?] = []
@@ -64,6 +67,25 @@ struct DeliveryQueue<Input, Failure: Error> {
         return nil
     }
 
+    /// Queues `event` without deciding who delivers it (see ``isDelivering``).
+    mutating func append(_ event: Event) {
+        pending.append(event)
+    }
+
+    /// Removes and returns the oldest event, leaving ``isDelivering`` alone. The storage
+    /// is kept for reuse, so a steady stream allocates nothing.
+    mutating func popFirst() -> Event? {
+        guard head < pending.count else { return nil }
+        var event: Event?
+        swap(&event, &pending[head])
+        head += 1
+        if head == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return event
+    }
+
     /// Drops every queued event (on cancel) and returns them, so that the caller releases
     /// them after unlocking. A thread that is delivering finds nothing more and stops.
     mutating func removeAll() -> [Event?] {
@@ -71,5 +93,21 @@ struct DeliveryQueue<Input, Failure: Error> {
         swap(&dropped, &pending)
         head = 0
         return dropped
+    }
+}
+
+extension DeliveryQueue.Event {
+    /// Calls `downstream` with this event and returns the demand it adds. Consuming, so
+    /// that the event (and its value) is released here, before the caller takes its lock
+    /// again.
+    consuming func deliver<S: Subscriber>(to downstream: S) -> Subscribers.Demand
+    where S.Input == Input, S.Failure == Failure {
+        switch consume self {
+        case .value(let value):
+            return downstream.receive(value)
+        case .completion(let completion):
+            downstream.receive(completion: completion)
+            return .none
+        }
     }
 }
