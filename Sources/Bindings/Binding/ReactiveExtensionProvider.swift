@@ -29,4 +29,12 @@ public struct Reactive<Base> {
 
     /// Wraps `base`.
     public init(_ base: Base) { self.base = base }
+
+    /// `base.reactive.property` needs a base that is a `KeyValueObservable` model (for a
+    /// publisher) or a `BindingOwner` (for a binding target); see
+    /// `Reactive+DynamicMembers.swift`. This overload only exists to say so.
+    @available(*, unavailable, message: "reactive.property needs a base that conforms to KeyValueObservable (to publish it) or BindingOwner (to bind to it)")
+    public subscript<Value>(dynamicMember keyPath: KeyPath<Base, Value>) -> Never {
+        fatalError("unavailable")
+    }
 }

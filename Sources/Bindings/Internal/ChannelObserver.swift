@@ -14,12 +14,15 @@ class ChannelObserver<Event> {
     final let cancelled = Atomic<Bool>(false)
 
     /// The observer's index in its channel's slots; guarded by the channel's lock.
-    @usableFromInline
+    ///
+    /// `@exclusivity(unchecked)` here and on `joinedAfter`: the channel's lock orders
+    /// these accesses, and dynamic enforcement measured ~40% of a notification.
+    @exclusivity(unchecked) @usableFromInline
     final var slot = -1
 
     /// The sequence number of the last event sent before the observer joined: it only
     /// receives later events. Written before the observer is visible to delivery.
-    @usableFromInline
+    @exclusivity(unchecked) @usableFromInline
     final var joinedAfter: UInt64 = 0
 
     @usableFromInline
