@@ -55,6 +55,14 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         super.init()
     }
 
+    /// A channel for a value stored at `address` inside `owner`, read only while the
+    /// owner is alive (held weakly, so that the channel never keeps it alive).
+    @usableFromInline
+    convenience init(key: AnyKeyPath?, ownerID: ObjectIdentifier, owner: AnyObject, address: UnsafeMutablePointer<Value>) {
+        let box = WeakObject(owner)
+        self.init(key: key, ownerID: ownerID, read: { box.object == nil ? nil : address.pointee })
+    }
+
     @inlinable
     var wantsOld: Bool { oldWanted.load(ordering: .relaxed) > 0 }
 
@@ -63,7 +71,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 
     /// Registers an observer with its needs, delivering the current value first when
     /// `initial` is set. Returns `false`, registering nothing, once the channel is closed.
-    @usableFromInline @discardableResult
+    @inlinable @discardableResult
     func add(_ observer: ChannelObserver<PropertyEvent<Value>>, needsOld: Bool, needsPrior: Bool, initial: Bool) -> Bool {
         if needsOld || needsPrior { oldWanted.add(1, ordering: .relaxed) }
         if needsPrior { priorWanted.add(1, ordering: .relaxed) }
@@ -87,18 +95,19 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 
     /// Tells the empty handler if nobody is registered (an observer that never
     /// registered was cancelled).
+    @usableFromInline
     func checkEmpty() {
         if let emptyHandler, observerCount == 0 { emptyHandler.channelBecameEmpty() }
     }
 
     /// Unregisters an observer added with ``add(_:needsOld:needsPrior:initial:)``; the
     /// caller guarantees it runs once per observer.
-    @usableFromInline
+    @inlinable
     func remove(_ observer: ChannelObserver<PropertyEvent<Value>>, needsOld: Bool, needsPrior: Bool) {
         if needsOld || needsPrior { oldWanted.subtract(1, ordering: .relaxed) }
         if needsPrior { priorWanted.subtract(1, ordering: .relaxed) }
         remove(observer)
-        checkEmpty()
+        if emptyHandler != nil { checkEmpty() }
     }
 
     /// Sends a change. `old` is dropped unless someone asked for it.
@@ -127,4 +136,11 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 @usableFromInline
 protocol ChannelEmptyHandler: AnyObject {
     func channelBecameEmpty()
+}
+
+/// A weak reference for a closure to capture.
+final class WeakObject: @unchecked Sendable {
+    // `@unchecked Sendable`: never reassigned; the runtime loads weak references atomically.
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
 }
