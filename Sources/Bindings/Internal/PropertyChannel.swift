@@ -55,12 +55,13 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         super.init()
     }
 
-    /// A channel for a value stored at `address` inside `owner`, read only while the
-    /// owner is alive (held weakly, so that the channel never keeps it alive).
+    /// The channel of an `@Observed` property whose value is stored at `address`. `read`
+    /// runs only under the lock while the channel is open (see
+    /// `add(_:needsOld:needsPrior:initial:)`), on the model's isolation (see
+    /// `Observed.channel(of:storage:)`).
     @usableFromInline
-    convenience init(key: AnyKeyPath?, ownerID: ObjectIdentifier, owner: AnyObject, address: UnsafeMutablePointer<Value>) {
-        let box = WeakObject(owner)
-        self.init(key: key, ownerID: ownerID, read: { box.object == nil ? nil : address.pointee })
+    convenience init(ownerID: ObjectIdentifier, address: UnsafeMutablePointer<Value>) {
+        self.init(key: nil, ownerID: ownerID, read: { address.pointee })
     }
 
     @inlinable
@@ -136,11 +137,4 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 @usableFromInline
 protocol ChannelEmptyHandler: AnyObject {
     func channelBecameEmpty()
-}
-
-/// A weak reference for a closure to capture.
-final class WeakObject: @unchecked Sendable {
-    // `@unchecked Sendable`: never reassigned; the runtime loads weak references atomically.
-    weak var object: AnyObject?
-    init(_ object: AnyObject) { self.object = object }
 }

@@ -19,23 +19,23 @@
 /// are thread-safe.
 @propertyWrapper
 public struct Observed<Value> {
-    /// The stored value.
-    @usableFromInline var value: Value
+    /// Owns the channel; released with the model, it closes the channel, which is how
+    /// observers learn that the model is gone.
+    @usableFromInline var anchor: ChannelAnchor?
     /// The property's channel, created the first time the property is observed; `nil`
     /// keeps unobserved sets free. Unmanaged so that a set does not retain it: `anchor`
     /// owns it, and lives exactly as long as this storage, so the channel is alive
     /// whenever the model is being set.
     @usableFromInline var channel: Unmanaged<PropertyChannel<Value>>?
-    /// Owns the channel; released with the model, it closes the channel, which is how
-    /// observers learn that the model is gone.
-    @usableFromInline var anchor: ChannelAnchor?
+    /// The stored value.
+    @usableFromInline var value: Value
 
     /// Creates the storage with an initial value.
     @inlinable
     public init(wrappedValue: Value) {
-        value = wrappedValue
-        channel = nil
         anchor = nil
+        channel = nil
+        value = wrappedValue
     }
 
     /// `@Observed` works on properties of classes that conform to `KeyValueObservable`.
@@ -128,12 +128,13 @@ public struct Observed<Value> {
             return channel.takeUnretainedValue()
         }
         // The value's address: a stored property of a class instance does not move while
-        // the instance lives. The channel reads it (for `.initial`) only after checking,
-        // through a weak reference, that the model is still alive: observing never keeps
-        // the model alive.
+        // the instance lives. The channel reads it only to give a new subscriber its
+        // initial value, under its lock and only while open (the anchor closes it when
+        // the model goes). Subscribing reads the model, so it runs on the model's
+        // isolation, where the model cannot be mid-deinit: the read never sees a
+        // destroyed value. So the channel needs no reference to the model.
         let address = withUnsafeMutablePointer(to: &instance[keyPath: storage].value) { $0 }
-        let channel = PropertyChannel<Value>(
-            key: nil, ownerID: ObjectIdentifier(instance), owner: instance, address: address)
+        let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance), address: address)
         instance[keyPath: storage].anchor = ChannelAnchor(channel)
         instance[keyPath: storage].channel = Unmanaged.passUnretained(channel)
         return channel
