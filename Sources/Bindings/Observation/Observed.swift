@@ -121,6 +121,9 @@ public struct Observed<Value> {
         wrapped: ReferenceWritableKeyPath<Instance, Value>,
         storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) {
+        // `isActive` says that some thread is tracking; only a read on that thread counts
+        // (and only then is the channel worth creating).
+        guard DependencyTracking.isTrackingOnCurrentThread else { return }
         DependencyTracking.record(channel(of: instance, wrapped: wrapped, storage: storage))
     }
 
