@@ -37,8 +37,7 @@ private final class Cache: KeyValueObservable {
     }
 }
 
-/// An `@Observed` property also notified by hand (after changing it behind the wrapper's back
-/// is impossible, a model may still announce a change, as KVO allows).
+/// An `@Observed` property that the model also announces by hand, as KVO allows.
 private final class Announcer: KeyValueObservable {
     @Observed var status = "idle"
 }
