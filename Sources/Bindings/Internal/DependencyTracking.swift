@@ -11,9 +11,36 @@ import Darwin
 /// `@Observed` property, or of a key path notified by hand.
 @usableFromInline
 protocol DependencySource: AnyObject {
-    /// Registers `dependent` to hear about every change (and prior notice); the returned
-    /// link unregisters it.
-    func attach(_ dependent: any DependentHandler) -> any DependencyLink
+    /// Registers `dependent` to hear about the source's changes, or its prior notices,
+    /// as `role` says; the returned link unregisters it.
+    func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink
+}
+
+/// What a link passes on to its derived observation.
+///
+/// Changes and prior notices go through separate links: prior notices cost the source a
+/// copy of its old value at each change, so a derived observation links for them only
+/// while one of its observers wants them, and adding or dropping those links never
+/// touches the links that carry changes (which could lose a change under way).
+@usableFromInline
+enum DependencyRole: Sendable {
+    /// Changes only.
+    case changes
+    /// Prior notices only.
+    case priors
+    /// Both.
+    case both
+
+    var needsPrior: Bool { self != .changes }
+}
+
+extension PropertyChannel {
+    @usableFromInline
+    func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink {
+        let link = DependentObserver<Value>(source: self, dependent: dependent, role: role)
+        add(link, needsOld: false, needsPrior: role.needsPrior, initial: false)
+        return link
+    }
 }
 
 /// A registration made by ``DependencySource/attach(_:)``.
@@ -34,23 +61,31 @@ protocol DependentHandler: AnyObject {
 final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, DependencyLink {
     /// Strong, like every reference to a channel (see `PropertyObserver.channel`).
     private let source: PropertyChannel<Value>
-    /// Strong: the dependency links are what keep a derived observation alive.
+    /// Strong: while attached, a derived observation must live to hear its dependencies.
     private let dependent: any DependentHandler
+    /// What the link passes on. A source sends prior notices to all its observers once
+    /// any of them asked, so a `.changes` link filters them out.
+    let role: DependencyRole
 
-    init(source: PropertyChannel<Value>, dependent: any DependentHandler) {
+    init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole = .both) {
         self.source = source
         self.dependent = dependent
+        self.role = role
     }
 
     override func receive(_ event: PropertyEvent<Value>) {
-        if event.isPrior { dependent.dependencyWillChange() } else { dependent.dependencyDidChange() }
+        if event.isPrior {
+            if role != .changes { dependent.dependencyWillChange() }
+        } else {
+            if role != .priors { dependent.dependencyDidChange() }
+        }
     }
 
     override func sourceDidEnd() { dependent.dependencyEnded() }
 
     func detach() {
         guard markCancelled() else { return }
-        source.remove(self, needsOld: false, needsPrior: true)
+        source.remove(self, needsOld: false, needsPrior: role.needsPrior)
     }
 }
 
@@ -91,6 +126,11 @@ enum DependencyTracking {
         pthread_setspecific(key, previous)
         return withExtendedLifetime(recorder) { (result, recorder.sources) }
     }
+
+    /// Whether the current thread is tracking: a read on any other thread must not pay
+    /// for (or create) a channel just because some thread somewhere is tracking.
+    @usableFromInline
+    static var isTrackingOnCurrentThread: Bool { pthread_getspecific(key) != nil }
 
     /// Reports that the current thread read `source`.
     @usableFromInline

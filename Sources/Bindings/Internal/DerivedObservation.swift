@@ -6,87 +6,244 @@
 /// reads, registers with each of those channels, and after every change evaluates again
 /// and re-registers with what was read this time: a computed property that switches
 /// dependencies, or a chain whose intermediate object was replaced, follows along. It
-/// publishes the results through its own ``channel``.
+/// publishes the results through its own channel.
 ///
-/// Lifetime: the links registered with the dependencies hold it; it ends (and completes
-/// its observers) when its root object is gone or its last observer leaves.
+/// One instance serves every observer of the same key path on the same object (see
+/// ``ObservationTarget``): each change is evaluated once and reaches all of them through
+/// one channel, in order, so that an observer that sets the model from its callback
+/// cannot make another one skip a value (SPEC section 6).
+///
+/// Lifetime: the channel holds this object (its `read` closure does), and every
+/// observer holds the channel. While some observer exists (``addInterest(prior:)``) the
+/// observation is active: its links with the dependencies hold it too. When the last
+/// observer goes it leaves its dependencies and lies dormant until another observer
+/// comes or its channel is released. When its root object is gone it ends for good and
+/// closes its channel, which completes and releases the observers.
 final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandler, ChannelEmptyHandler,
-    @unchecked Sendable
+    DerivedInterest, @unchecked Sendable
 {
-    // `@unchecked Sendable`: `links`, `last` and `ended` are guarded by `lock`; the rest
-    // is immutable.
+    // `@unchecked Sendable`: the `var`s below `lock` are guarded by it; the rest is
+    // immutable, or a weak reference (loaded atomically by the runtime).
 
     private weak var root: Root?
     private let keyPath: KeyPath<Root, Value>
     private let affecting: [AnyKeyPath]
     /// The hand-notified channels of the key path and of those affecting it; fixed.
     private let manualSources: [any DependencySource]
-    let channel: PropertyChannel<Value>
+    /// Weak: the channel owns this object, not the other way round.
+    private(set) weak var channel: PropertyChannel<Value>?
 
     private let lock = Lock()
+    /// The links that carry the dependencies' changes, by source.
     private var links: [ObjectIdentifier: any DependencyLink] = [:]
+    /// The links that carry their prior notices, while some observer wants them.
+    private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
+    /// The last value, kept only while some observer wants old values (`oldInterest`):
+    /// holding it otherwise would make every in-place mutation of a copy-on-write value
+    /// (an array) copy it.
     private var last: Value?
+    private var oldInterest = 0
+    /// Observers that exist (registered or about to be), and those of them wanting `.prior`.
+    private var interest = 0
+    private var priorInterest = 0
+    private var active = false
     private var ended = false
+    /// Changes whenever the links are dropped wholesale (dormant, ended), so that a relink
+    /// running meanwhile knows that what it attached is no longer wanted.
+    private var generation = 0
+    /// What the evaluation that created this object read, used by the first activation
+    /// instead of evaluating again.
+    private var primedSources: [any DependencySource]?
 
-    /// Starts observing; `sources` and `value` come from the evaluation the caller just
-    /// made while tracking.
-    init(root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath], sources: [any DependencySource], value: Value) {
+    /// Makes the observation and its channel; `sources` and `value` come from the
+    /// evaluation the caller just made while tracking. Returns the channel, which owns
+    /// the observation; it stays dormant until an observer is created for the channel.
+    static func makeChannel(
+        root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath],
+        sources: [any DependencySource], value: Value
+    ) -> (PropertyChannel<Value>, DerivedObservation) {
+        let observation = DerivedObservation(root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value)
+        let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
+        channel.emptyHandler = observation
+        observation.channel = channel
+        return (channel, observation)
+    }
+
+    private init(root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath], sources: [any DependencySource], value: Value) {
         self.root = root
         self.keyPath = keyPath
         self.affecting = affecting
-        channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { [weak root] in root?[keyPath: keyPath] })
-        last = value
         manualSources = ([keyPath] + affecting).map { ManualChangeRegistry.channel(for: root, key: $0) }
-        channel.emptyHandler = self
-        relink(to: manualSources + sources + Self.affectingSources(root: root, affecting: affecting))
+        last = nil
+        primedSources = sources
     }
 
-    /// What evaluating the affecting key paths reads.
-    private static func affectingSources(root: Root, affecting: [AnyKeyPath]) -> [any DependencySource] {
-        affecting.flatMap { key in DependencyTracking.track { root[keyPath: key] }.1 }
+    deinit {
+        ObservationTarget.forget(ObjectIdentifier(self))
     }
 
-    /// Registers with the new sources and leaves the ones no longer read.
-    private func relink(to sources: [any DependencySource]) {
+    /// Whether this observation can serve a new observer of `root`: it belongs to that
+    /// very object (not to a dead one whose address was reused) and has not ended.
+    func serves(_ root: Root) -> Bool {
+        self.root === root && !lock.withLock { ended }
+    }
+
+    /// The current value, or `nil` once the root is gone.
+    private func read() -> Value? {
+        guard let root else { return nil }
+        return .some(root[keyPath: keyPath])
+    }
+
+    /// What the key path and the affecting key paths read now, and the value.
+    private func evaluate(_ root: Root) -> (Value, [any DependencySource]) {
+        let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
+        let affected = affecting.flatMap { key in DependencyTracking.track { root[keyPath: key] }.1 }
+        return (value, manualSources + sources + affected)
+    }
+
+    // MARK: DerivedInterest
+
+    /// An observer was made for the channel (on the model's isolation): the first one
+    /// activates the observation; the first wanting prior notices links for them.
+    func addInterest(prior: Bool, old: Bool) {
         lock.lock()
         if ended {
             lock.unlock()
             return
         }
-        var keep: [ObjectIdentifier: any DependencyLink] = [:]
-        var toAttach: [any DependencySource] = []
-        for source in sources {
-            let id = ObjectIdentifier(source)
-            if keep[id] != nil { continue }
-            if let link = links.removeValue(forKey: id) {
-                keep[id] = link
-            } else {
-                toAttach.append(source)
+        if old {
+            oldInterest += 1
+            if oldInterest == 1 {
+                // Called on the model's isolation: reading it here is safe.
+                lock.unlock()
+                let current = read()
+                lock.lock()
+                last = current
             }
         }
-        let toDetach = Array(links.values)
-        links = keep
+        interest += 1
+        if prior { priorInterest += 1 }
+        let activate = !active
+        let linkPriors = !activate && prior && priorLinks.isEmpty
+        active = true
+        let primed = activate ? primedSources : nil
+        primedSources = nil
+        lock.unlock()
+        guard activate || linkPriors, let root else { return }
+        if let primed {
+            relink(to: manualSources + primed + affecting.flatMap { key in
+                DependencyTracking.track { root[keyPath: key] }.1
+            })
+        } else {
+            // Re-activated after lying dormant (the model may have changed meanwhile), or
+            // linking for prior notices: read the model afresh.
+            let (value, sources) = evaluate(root)
+            relink(to: sources)
+            if activate { lock.withLock { if oldInterest > 0 { last = value } } }
+        }
+    }
+
+    /// An observer is gone (cancelled, released, or ended; any thread): the last one
+    /// makes the observation leave its dependencies, the last wanting prior notices
+    /// drops the links for them.
+    func removeInterest(prior: Bool, old: Bool) {
+        lock.lock()
+        var dropped: [any DependencyLink] = []
+        var lastValue: Value?
+        if old {
+            oldInterest -= 1
+            if oldInterest == 0 { swap(&lastValue, &last) }
+        }
+        interest -= 1
+        if prior { priorInterest -= 1 }
+        if priorInterest == 0 { dropped += priorLinks.values }
+        if priorInterest == 0 { priorLinks = [:] }
+        if interest == 0, active {
+            active = false
+            generation &+= 1
+            dropped += links.values
+            links = [:]
+        }
+        lock.unlock()
+        withExtendedLifetime(lastValue) {}   // released outside the lock
+        for link in dropped { link.detach() }
+    }
+
+    // MARK: Links
+
+    /// Registers with the new sources and leaves the ones no longer read; links for
+    /// prior notices exist exactly while some observer wants them.
+    private func relink(to sources: [any DependencySource]) {
+        lock.lock()
+        guard active, !ended else {
+            lock.unlock()
+            return
+        }
+        let generation = self.generation
+        let wantsPriors = priorInterest > 0
+        var unique: [any DependencySource] = []
+        var ids = Set<ObjectIdentifier>()
+        for source in sources where ids.insert(ObjectIdentifier(source)).inserted { unique.append(source) }
+
+        var toDetach: [any DependencyLink] = []
+        let changesToAttach = Self.diff(&links, with: unique, detaching: &toDetach)
+        var priorsToAttach: [any DependencySource] = []
+        if wantsPriors {
+            priorsToAttach = Self.diff(&priorLinks, with: unique, detaching: &toDetach)
+        } else {
+            toDetach += priorLinks.values
+            priorLinks = [:]
+        }
         lock.unlock()
 
         for link in toDetach { link.detach() }
-        var attached: [(ObjectIdentifier, any DependencyLink)] = []
-        for source in toAttach {
-            attached.append((ObjectIdentifier(source), source.attach(self)))
-        }
+        let changes = changesToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .changes)) }
+        let priors = priorsToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .priors)) }
+
+        var late: [any DependencyLink] = []
         lock.lock()
-        let lateEnd = ended
-        if !lateEnd {
-            for (id, link) in attached { links[id] = link }
+        if self.generation != generation || ended {
+            late = changes.map(\.1) + priors.map(\.1)
+        } else {
+            for (id, link) in changes {
+                if links[id] == nil { links[id] = link } else { late.append(link) }
+            }
+            for (id, link) in priors {
+                if priorInterest > 0, priorLinks[id] == nil { priorLinks[id] = link } else { late.append(link) }
+            }
         }
         lock.unlock()
-        if lateEnd { for (_, link) in attached { link.detach() } }
+        for link in late { link.detach() }
     }
+
+    /// Keeps the links of `links` whose source is in `sources`, moves the others to
+    /// `detaching`, and returns the sources that have no link yet. Runs under the lock.
+    private static func diff(
+        _ links: inout [ObjectIdentifier: any DependencyLink], with sources: [any DependencySource],
+        detaching: inout [any DependencyLink]
+    ) -> [any DependencySource] {
+        var keep: [ObjectIdentifier: any DependencyLink] = [:]
+        var missing: [any DependencySource] = []
+        for source in sources {
+            let id = ObjectIdentifier(source)
+            if let link = links.removeValue(forKey: id) { keep[id] = link } else { missing.append(source) }
+        }
+        detaching += links.values
+        links = keep
+        return missing
+    }
+
+    private var isActive: Bool { lock.withLock { active && !ended } }
 
     // MARK: DependentHandler
 
     func dependencyWillChange() {
-        guard channel.wantsPrior, let root else { return }
-        channel.sendPrior(old: root[keyPath: keyPath])
+        guard let channel, channel.wantsPrior, let root else { return }
+        // The value after the last change, not a fresh read: a prior notice queued behind
+        // a re-entrant set is delivered after the model has moved on. (Observers that
+        // want prior notices want old values, so `last` is kept for them.)
+        let last = lock.withLock { self.last }
+        channel.sendPrior(old: last ?? root[keyPath: keyPath])
     }
 
     func dependencyDidChange() {
@@ -94,9 +251,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             end()
             return
         }
-        let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
-        relink(to: manualSources + sources + Self.affectingSources(root: root, affecting: affecting))
+        // A link being detached may still hear an event already under way.
+        guard isActive, let channel else { return }
+        let (value, sources) = evaluate(root)
+        relink(to: sources)
         let old: Value? = lock.withLock {
+            guard oldInterest > 0 else { return nil }
             let old = last
             last = value
             return old
@@ -108,18 +268,24 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         if root == nil { end() }
     }
 
-    func channelBecameEmpty() { end() }
+    /// Interest, not registrations, decides when to leave the dependencies (an observer
+    /// may exist before it registers): nothing to do here.
+    func channelBecameEmpty() {}
 
-    /// Leaves every dependency and completes the observers.
+    /// The root is gone: leaves every dependency and completes the observers.
     private func end() {
-        let links: [any DependencyLink] = lock.withLock {
-            guard !ended else { return [] }
+        let links: [any DependencyLink]? = lock.withLock {
+            guard !ended else { return nil }
             ended = true
-            let links = Array(self.links.values)
+            active = false
+            generation &+= 1
+            let links = Array(self.links.values) + Array(priorLinks.values)
             self.links = [:]
+            priorLinks = [:]
             return links
         }
+        guard let links else { return }
         for link in links { link.detach() }
-        channel.close()
+        channel?.close()
     }
 }

@@ -2,8 +2,14 @@
 /// `didChangeValue(for:)`), for storage that is not `@Observed`.
 ///
 /// A protocol cannot add storage to its conforming classes, so these live in a side
-/// table keyed by object identity, holding the object weakly; entries of objects that
-/// are gone are purged whenever the table is written.
+/// table keyed by object identity, holding the object weakly. Nothing tells the table
+/// when an object goes: entries of objects that are gone are purged every 64 writes,
+/// and their channels closed then, which ends the derived observations that still
+/// listen to them (a derived key path that reads `@Observed` storage of its object
+/// learns of its end at once, through that storage).
+///
+/// It also keeps the old values announced by `willChangeValue(for:)` of an `@Observed`
+/// property until the matching `didChangeValue(for:)`.
 enum ManualChangeRegistry {
     private final class Entry {
         weak var object: AnyObject?
@@ -11,11 +17,18 @@ enum ManualChangeRegistry {
         init(object: AnyObject) { self.object = object }
     }
 
-    /// `@unchecked Sendable`: `entries` is only touched with `lock` held.
+    /// `@unchecked Sendable`: `entries` and `pendingOld` are only touched with `lock` held.
     private final class Table: @unchecked Sendable {
         let lock = Lock()
         var entries: [ObjectIdentifier: Entry] = [:]
         var writes = 0
+        /// Old values from `willChangeValue(for:)`, a stack per key path (pairs may nest).
+        var pendingOld: [PendingKey: [Any]] = [:]
+    }
+
+    private struct PendingKey: Hashable {
+        let object: ObjectIdentifier
+        let key: AnyKeyPath
     }
 
     private static let table = Table()
@@ -46,7 +59,10 @@ enum ManualChangeRegistry {
             }
         }
         table.lock.unlock()
-        withExtendedLifetime(purged) {}   // released outside the lock
+        // Closed and released outside the lock: closing calls into the observers.
+        for entry in purged {
+            for channel in entry.channels.values { channel.close() }
+        }
         return channel
     }
 
@@ -57,5 +73,22 @@ enum ManualChangeRegistry {
         defer { table.lock.unlock() }
         guard let entry = table.entries[ObjectIdentifier(object)], entry.object === object else { return nil }
         return entry.channels[key]
+    }
+
+    /// Keeps `old`, the value of `key` on `object` before a change announced by hand.
+    static func pushOld(_ old: Any, for object: AnyObject, key: AnyKeyPath) {
+        let pending = PendingKey(object: ObjectIdentifier(object), key: key)
+        table.lock.withLock { table.pendingOld[pending, default: []].append(old) }
+    }
+
+    /// The value kept by the matching ``pushOld(_:for:key:)``, if any.
+    static func popOld(for object: AnyObject, key: AnyKeyPath) -> Any? {
+        let pending = PendingKey(object: ObjectIdentifier(object), key: key)
+        let table = self.table
+        return table.lock.withLock { () -> Any? in
+            guard var stack = table.pendingOld[pending], let old = stack.popLast() else { return nil }
+            table.pendingOld[pending] = stack.isEmpty ? nil : stack
+            return old
+        }
     }
 }

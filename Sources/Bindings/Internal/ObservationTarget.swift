@@ -12,7 +12,8 @@ enum ObservationTarget {
     ///
     /// A key path that is exactly one `@Observed` property of `root`, with no declared
     /// dependencies, observes that property's channel directly (the fast path). Anything
-    /// else is a ``DerivedObservation``.
+    /// else is a ``DerivedObservation``, shared by every observer of that key path on
+    /// that object, so that they all see the same evaluations in the same order.
     static func resolve<Root: KeyValueObservable, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>
     ) -> PropertyChannel<Value> {
@@ -24,14 +25,76 @@ enum ObservationTarget {
         {
             return channel
         }
+        let key = Key(object: ObjectIdentifier(root), keyPath: keyPath)
+        if let channel: PropertyChannel<Value> = existing(key, root: root) { return channel }
         if sources.isEmpty, affecting.isEmpty {
             warnUntracked(keyPath)
         }
-        let derived = DerivedObservation(root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value)
-        return derived.channel
+        let (channel, derived) = DerivedObservation.makeChannel(
+            root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value)
+        let replaced: Entry? = shared.lock.withLock {
+            let replaced = shared.entries[key]
+            shared.entries[key] = Entry(derived)
+            shared.keys[ObjectIdentifier(derived)] = key
+            return replaced
+        }
+        withExtendedLifetime(replaced) {}   // released outside the lock
+        return channel
     }
 
-    /// `@unchecked Sendable`: `warned` is only touched with `lock` held.
+    // MARK: Shared derived observations
+
+    private struct Key: Hashable {
+        let object: ObjectIdentifier
+        let keyPath: AnyKeyPath
+    }
+
+    /// A registered derived observation, held weakly: its channel owns it.
+    private final class Entry {
+        weak var derived: AnyObject?
+        init(_ derived: AnyObject) { self.derived = derived }
+    }
+
+    /// `@unchecked Sendable`: `entries` and `keys` are only touched with `lock` held.
+    private final class Shared: @unchecked Sendable {
+        let lock = Lock()
+        var entries: [Key: Entry] = [:]
+        /// The key of each registered observation, so that its deinit finds its entry.
+        var keys: [ObjectIdentifier: Key] = [:]
+    }
+
+    private static let shared = Shared()
+
+    /// The channel of the live derived observation of `key`, if there is one for `root`.
+    private static func existing<Root: KeyValueObservable, Value>(_ key: Key, root: Root) -> PropertyChannel<Value>? {
+        // The strong reference loaded under the lock may be the last one (another thread
+        // may be dropping its own): it is returned, so that it is released after unlocking.
+        let object: AnyObject? = shared.lock.withLock { shared.entries[key]?.derived }
+        guard let derived = object as? DerivedObservation<Root, Value>,
+              derived.serves(root), let channel = derived.channel
+        else { return nil }
+        return channel
+    }
+
+    /// Called by a derived observation's deinit (with its identifier): drops its entry,
+    /// unless another observation has taken the key since.
+    static func forget(_ derived: ObjectIdentifier) {
+        let dropped: Entry? = shared.lock.withLock {
+            guard let key = shared.keys.removeValue(forKey: derived),
+                  let entry = shared.entries[key], entry.derived == nil   // ours: it is dying
+            else { return nil }
+            shared.entries[key] = nil
+            return entry
+        }
+        withExtendedLifetime(dropped) {}
+    }
+
+    /// The number of registered derived observations, for tests.
+    static var sharedCount: Int { shared.lock.withLock { shared.entries.count } }
+
+    // MARK: Warning
+
+    /// `@unchecked Sendable`: `keys` is only touched with `lock` held.
     private final class Warned: @unchecked Sendable {
         let lock = Lock()
         var keys = Set<AnyKeyPath>()

@@ -17,13 +17,34 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
     @usableFromInline let channel: PropertyChannel<Value>
     @usableFromInline let options: KeyValueObservingOptions
 
-    /// 0 idle, 1 registering, 2 registered, 3 cancelled.
+    /// 0 idle, 1 registering, 2 registered, 3 cancelled or ended.
     @usableFromInline let state = Atomic<UInt8>(0)
 
     @usableFromInline
     init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions) {
         self.channel = channel
         self.options = options
+        super.init()
+        // A derived key path's observation is told at once (on the model's isolation,
+        // where observers are made), so that it tracks the model before any change.
+        // Only derived channels have an empty handler; for the others this is one load.
+        if let interest = channel.emptyHandler as? DerivedInterest {
+            interest.addInterest(prior: options.contains(.prior), old: options.contains(.old) || options.contains(.prior))
+        }
+    }
+
+    deinit {
+        // Made but never registered nor cancelled (a subscription that got no demand).
+        if state.load(ordering: .acquiring) != 3 { releaseInterest() }
+    }
+
+    /// Tells a derived key path's observation that this observer is gone; called once,
+    /// by whoever moves `state` to 3.
+    @usableFromInline
+    final func releaseInterest() {
+        if let interest = channel.emptyHandler as? DerivedInterest {
+            interest.removeInterest(prior: options.contains(.prior), old: options.contains(.old) || options.contains(.prior))
+        }
     }
 
     @inlinable var needsOld: Bool { options.contains(.old) }
@@ -42,6 +63,7 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
         guard channel.add(self, needsOld: needsOld, needsPrior: needsPrior, initial: options.contains(.initial)) else {
             // The channel is closed: its model is gone.
             if state.compareExchange(expected: 1, desired: 3, ordering: .acquiringAndReleasing).exchanged {
+                releaseInterest()
                 sourceEnded()
             }
             return
@@ -62,14 +84,27 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
         } else if previous == 0 {
             channel.checkEmpty()
         }
+        if previous != 3 { releaseInterest() }
     }
 
     override func sourceDidEnd() {
-        state.store(3, ordering: .releasing)
+        // Nothing reaches an observer that was cancelled meanwhile, not even the end.
+        guard state.exchange(3, ordering: .acquiringAndReleasing) != 3 else { return }
+        releaseInterest()
         sourceEnded()
     }
 
     /// The observed object (or the derived key path's root) is gone. Default: nothing.
     @usableFromInline
     func sourceEnded() {}
+}
+
+/// The observation behind a derived key path's channel (its empty handler), which needs
+/// to know how many observers exist, registered or not yet, and whether any of them
+/// wants prior notices.
+protocol DerivedInterest: AnyObject {
+    /// An observer was made for the channel; called on the model's isolation.
+    func addInterest(prior: Bool, old: Bool)
+    /// That observer is gone; called once per observer, from any thread.
+    func removeInterest(prior: Bool, old: Bool)
 }

@@ -114,17 +114,22 @@ extension KeyValueObservable {
     /// ```
     public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         if let channel = directChannel(keyPath) {
-            if channel.wantsPrior { channel.sendPrior(old: self[keyPath: keyPath]) }
+            guard channel.wantsOld else { return }
+            let old = self[keyPath: keyPath]
+            // Kept for the matching didChangeValue(for:), whose observers asked for it.
+            ManualChangeRegistry.pushOld(old, for: self, key: keyPath)
+            if channel.wantsPrior { channel.sendPrior(old: old) }
         } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
             channel.sendPrior(old: ())
         }
     }
 
     /// Announces that the value at `keyPath` has changed; observers receive the current
-    /// value as the new one.
+    /// value as the new one, and the value at ``willChangeValue(for:)`` as the old one.
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         if let channel = directChannel(keyPath) {
-            channel.sendChange(old: nil, new: self[keyPath: keyPath])
+            let old = ManualChangeRegistry.popOld(for: self, key: keyPath) as? Value
+            channel.sendChange(old: old, new: self[keyPath: keyPath])
         } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
             channel.sendChange(old: nil, new: ())
         }

@@ -8,7 +8,9 @@
 /// ```
 ///
 /// Updates from any number of threads are atomic and ordered: every subscriber receives
-/// the values in the order they were stored, and ends with the current one.
+/// the values in the order they were stored, and ends with the current one. Subscribing
+/// does not keep the value alive: when it is released, its subscribers receive
+/// `.finished`.
 public final class ObservableValue<Value>: Publisher {
     public typealias Output = Value
     public typealias Failure = Never
@@ -30,6 +32,10 @@ public final class ObservableValue<Value>: Publisher {
         self.storage = storage
         channel = PropertyChannel(key: nil, ownerID: nil, read: { storage.value })
     }
+
+    /// Subscriptions do not keep the value alive; when it goes, they finish and are
+    /// released, as those of an `@Observed` property do when its model goes.
+    deinit { channel.close() }
 
     /// The current value. Setting it is the same as ``update(_:)``.
     public var value: Value {

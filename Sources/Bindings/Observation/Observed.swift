@@ -57,7 +57,9 @@ public struct Observed<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> Value {
         @inline(__always) get {
-            if _slowPath(DependencyTracking.isActive) {
+            // Some thread is tracking dependencies (rare): only a read on that thread
+            // counts, and only then is the channel worth creating.
+            if _slowPath(DependencyTracking.isActive), DependencyTracking.isTrackingOnCurrentThread {
                 DependencyTracking.record(channel(of: instance, storage: storageKeyPath))
             }
             return instance[keyPath: storageKeyPath].value

@@ -1,0 +1,151 @@
+import Testing
+@testable import Bindings
+
+/// Storage that is not `@Observed`, notified by hand, and a key path that depends on it.
+private final class Thermometer: KeyValueObservable {
+    private var storage = 20
+
+    var celsius: Int {
+        get { storage }
+        set {
+            willChangeValue(for: \.celsius)
+            storage = newValue
+            didChangeValue(for: \.celsius)
+        }
+    }
+
+    var reading: String { "\(celsius)°" }
+
+    static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> {
+        key == \Thermometer.reading ? [\Thermometer.celsius] : []
+    }
+}
+
+/// A key path whose getter reads plain storage, declared to depend on an `@Observed` one.
+private final class Cache: KeyValueObservable {
+    @Observed var version = 1
+    var cached = "v1"               // plain: written before `version` changes
+    var current: String { cached }
+
+    static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> {
+        key == \Cache.current ? [\Cache.version] : []
+    }
+
+    func update(_ text: String) {
+        cached = text
+        version += 1
+    }
+}
+
+/// An `@Observed` property that the model also announces by hand, as KVO allows.
+private final class Announcer: KeyValueObservable {
+    @Observed var status = "idle"
+}
+
+@Suite("Observation: keyPathsAffectingValue, willChangeValue and didChangeValue")
+struct ObsManualTests {
+    @Test func handNotifiedStorage() {
+        let thermometer = Thermometer()
+        var changes: [KeyValueObservedChange<Int>] = []
+        let token = thermometer.observe(\.celsius, options: [.initial, .old, .new]) { _, change in
+            changes.append(change)
+        }
+        thermometer.celsius = 25
+        thermometer.celsius = 25
+        #expect(changes == [.set(new: 20, old: nil), .set(new: 25, old: 20), .set(new: 25, old: 25)])
+        token.invalidate()
+        thermometer.celsius = 30
+        #expect(changes.count == 3)
+    }
+
+    @Test func handNotifiedStorageWithPrior() {
+        let thermometer = Thermometer()
+        var changes: [KeyValueObservedChange<Int>] = []
+        let token = thermometer.observe(\.celsius, options: [.old, .new, .prior]) { _, change in
+            changes.append(change)
+        }
+        thermometer.celsius = 25
+        thermometer.celsius = 30
+        #expect(changes == [
+            .prior(old: 20), .set(new: 25, old: 20),
+            .prior(old: 25), .set(new: 30, old: 25),
+        ])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func handNotifiedStoragePublisherWithPrior() {
+        let thermometer = Thermometer()
+        let recorder = ObsRecorder<Int>()
+        thermometer.publisher(for: \.celsius, options: [.initial, .prior, .new]).subscribe(recorder)
+        thermometer.celsius = 25
+        #expect(recorder.events == [.value(20), .value(20), .value(25)])
+        recorder.cancel()
+    }
+
+    @Test func keyPathAffectedByHandNotifiedStorage() {
+        let thermometer = Thermometer()
+        var changes: [KeyValueObservedChange<String>] = []
+        let token = thermometer.observe(\.reading, options: [.initial, .old, .new, .prior]) { _, change in
+            changes.append(change)
+        }
+        thermometer.celsius = 25
+        #expect(changes == [.set(new: "20°", old: nil), .prior(old: "20°"), .set(new: "25°", old: "20°")])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func keyPathAffectedByObservedProperty() {
+        let cache = Cache()
+        var changes: [KeyValueObservedChange<String>] = []
+        let token = cache.observe(\.current, options: [.initial, .old, .new]) { _, change in
+            changes.append(change)
+        }
+        cache.update("v2")
+        cache.update("v3")
+        #expect(changes == [.set(new: "v1", old: nil), .set(new: "v2", old: "v1"), .set(new: "v3", old: "v2")])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func handNotificationWithNobodyObservingIsHarmless() {
+        let thermometer = Thermometer()
+        thermometer.celsius = 21
+        thermometer.willChangeValue(for: \.reading)
+        thermometer.didChangeValue(for: \.reading)
+        #expect(thermometer.reading == "21°")
+    }
+
+    @Test func didChangeValueOnAnObservedPropertyNotifiesItsObservers() {
+        let announcer = Announcer()
+        var changes: [KeyValueObservedChange<String>] = []
+        let token = announcer.observe(\.status, options: [.new, .prior]) { _, change in
+            changes.append(change)
+        }
+        announcer.willChangeValue(for: \.status)
+        announcer.didChangeValue(for: \.status)
+        #expect(changes == [.prior(old: nil), .set(new: "idle", old: nil)])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func willAndDidChangeValueOnAnObservedPropertyCarryTheOldValue() {
+        let announcer = Announcer()
+        var changes: [KeyValueObservedChange<String>] = []
+        let token = announcer.observe(\.status, options: [.old, .new, .prior]) { _, change in
+            changes.append(change)
+        }
+        announcer.willChangeValue(for: \.status)
+        announcer.didChangeValue(for: \.status)
+        #expect(changes == [.prior(old: "idle"), .set(new: "idle", old: "idle")])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func publisherOfAnAffectedKeyPath() {
+        let thermometer = Thermometer()
+        let recorder = ObsRecorder<String>()
+        thermometer.publisher(for: \.reading).subscribe(recorder)
+        thermometer.celsius = 25
+        thermometer.celsius = 26
+        #expect(recorder.events == [.value("20°"), .value("25°"), .value("26°")])
+        recorder.cancel()
+        thermometer.celsius = 27
+        #expect(recorder.events == [.value("20°"), .value("25°"), .value("26°")])
+    }
+}
