@@ -23,6 +23,12 @@ final class BindingsRoot: KeyValueObservable {
     @Observed var child = BindingsChild()
 }
 
+/// The owner of a binding.
+final class BindingsTarget: BindingOwner {
+    var number = 0
+    var subscriptions = Set<AnyCancellable>()
+}
+
 // MARK: Operations
 
 @inline(never)
@@ -92,6 +98,15 @@ enum BindingsCases {
         return { count in timed { bindingsSetOpaque(model, count) } }
     }
 
+    /// A model that was observed, and whose observers all cancelled.
+    static func setAfterObserversLeft(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        var subscriptions: [AnyCancellable] = []
+        bindingsSubscribe(model, counter, 2, into: &subscriptions)
+        bindingsCancel(subscriptions)
+        return { count in timed { bindingsSetOpaque(model, count) } }
+    }
+
     static func subscribeCancel(_ counter: Counter) -> Run {
         let model = BindingsModel()
         return { count in timed { bindingsSubscribeCancel(model, counter, count) } }
@@ -139,17 +154,18 @@ enum BindingsCases {
         }
     }
 
-    // TODO(<~): `<~` is not on main yet (Sources/Bindings/Binding/ is being written). When
-    // it lands, return a Run that binds `BindingsModel.$value` into an owner's property
-    // with `<~` and sets the model, e.g.:
-    //
-    //     final class Target: BindingOwner { var text = 0; var subscriptions = Set<AnyCancellable>() }
-    //     let target = Target()
-    //     target.reactive.text <~ model.$value
-    //     return { count in timed { bindingsSet(model, count) } }
-    //
-    // and the table shows it against the direct closure call.
-    static func bindingIntoOwner(_ counter: Counter) -> Run? { nil }
+    /// `target.reactive.number <~ model.reactive.value`, the spec's form of a binding; the
+    /// target's value goes into the counter after each batch.
+    static func bindingIntoOwner(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let target = BindingsTarget()
+        target.reactive.number <~ model.reactive.value
+        return { count in
+            let elapsed = timed { bindingsSet(model, count) }
+            counter.total &+= target.number
+            return elapsed
+        }
+    }
 
     static func setOneOfWide(_ counter: Counter) -> Run {
         let model = WideModel()

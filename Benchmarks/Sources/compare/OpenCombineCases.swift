@@ -16,6 +16,10 @@ final class OpenCombineRoot: ObservableObject {
     @Published var child = OpenCombineChild()
 }
 
+final class OpenCombineTarget {
+    var number = 0
+}
+
 // MARK: Operations
 
 @inline(never)
@@ -79,6 +83,15 @@ enum OpenCombineCases {
         return { count in timed { openCombineSetOpaque(model, count) } }
     }
 
+    /// A model that was observed, and whose observers all cancelled.
+    static func setAfterObserversLeft(_ counter: Counter) -> Run {
+        let model = OpenCombineModel()
+        var subscriptions: [AnyCancellable] = []
+        openCombineSubscribe(model, counter, 2, into: &subscriptions)
+        openCombineCancel(subscriptions)
+        return { count in timed { openCombineSetOpaque(model, count) } }
+    }
+
     static func subscribeCancel(_ counter: Counter) -> Run {
         let model = OpenCombineModel()
         return { count in timed { openCombineSubscribeCancel(model, counter, count) } }
@@ -91,6 +104,18 @@ enum OpenCombineCases {
         let subscription = model.$child.map { $0.$value }.switchToLatest().sink { counter.total &+= $0 }
         return { count in
             withExtendedLifetime(subscription) { timed { openCombineSetNested(model, count) } }
+        }
+    }
+
+    /// OpenCombine's nearest to a binding: `assign(to:on:)`, which holds the target strongly.
+    static func assign(_ counter: Counter) -> Run {
+        let model = OpenCombineModel()
+        let target = OpenCombineTarget()
+        let subscription = model.$value.assign(to: \.number, on: target)
+        return { count in
+            let elapsed = withExtendedLifetime(subscription) { timed { openCombineSet(model, count) } }
+            counter.total &+= target.number
+            return elapsed
         }
     }
 

@@ -29,6 +29,10 @@ func runComparison(rounds: Int, only: String?) -> ComparisonReport {
         Side("Bindings", BindingsCases.setUnobserved()),
         Side("OpenCombine", OpenCombineCases.setUnobserved()),
     ] }
+    let setAfterLeft = Comparison("set_after_observers_left") { [
+        Side("Bindings", BindingsCases.setAfterObserversLeft(counter)),
+        Side("OpenCombine", OpenCombineCases.setAfterObserversLeft(counter)),
+    ] }
     let perSubscriber = Comparison("per_subscriber") { [
         Side("Bindings", unitsPerOperation: 100, BindingsCases.setNotify(counter, subscribers: 100)),
         Side("OpenCombine", unitsPerOperation: 100, OpenCombineCases.setNotify(counter, subscribers: 100)),
@@ -49,9 +53,10 @@ func runComparison(rounds: Int, only: String?) -> ComparisonReport {
     let computed = Comparison("computed") { [Side("Bindings", BindingsCases.computed(counter))] }
     let genericSink = Comparison("generic_sink") { [Side("Bindings", BindingsCases.genericSink(counter))] }
     let observe = Comparison("observe") { [Side("Bindings", BindingsCases.observe(counter))] }
-    let binding = Comparison("binding") {
-        BindingsCases.bindingIntoOwner(counter).map { [Side("Bindings", $0)] } ?? []
-    }
+    let binding = Comparison("binding") { [
+        Side("Bindings", BindingsCases.bindingIntoOwner(counter)),
+        Side("OpenCombine", OpenCombineCases.assign(counter)),
+    ] }
     let floors = Comparison("floors") { [
         Side("direct closure call", Floors.directClosureCall(counter)),
         Side("plain stored property set", Floors.plainSet()),
@@ -77,9 +82,13 @@ func runComparison(rounds: Int, only: String?) -> ComparisonReport {
         ]
     }
 
-    let all = [setNotify, setUnobserved, perSubscriber, subscribeCancel, nested, subject,
+    let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, binding, floors, wide, cancelOne]
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
+    if let only, only != "memory", selected.isEmpty {
+        writeToStandardError("compare: no comparison is called \(only); see --help\n")
+        exit(2)
+    }
     progress("calibrating, then \(rounds) interleaved rounds")
     measure(selected, rounds: rounds, batches: batches, targetNanoseconds: target, progress: progress)
 
@@ -122,6 +131,7 @@ func runComparison(rounds: Int, only: String?) -> ComparisonReport {
     }
     addTimed("set + notify, 1 subscriber (`@Observed`/`@Published`, `sink`)", setNotify, bar: 20)
     addTimed("set, nobody observing", setUnobserved, bar: 20)
+    addTimed("set, after every observer cancelled", setAfterLeft, bar: nil)
     addTimed("per subscriber, 100 subscribers (one set / 100)", perSubscriber, bar: 10)
     addTimed("subscribe + cancel (`$value.sink`, `cancel()`)", subscribeCancel, bar: 10)
     addTimed("nested key path `\\.child.value`, set + notify", nested, bar: nil)
@@ -129,11 +139,7 @@ func runComparison(rounds: Int, only: String?) -> ComparisonReport {
     addBindingsOnly("computed key path, 2 dependencies, set + notify", computed[0], note: "— (no combineLatest in 0.14)")
     addBindingsOnly("`publisher(for:)` + generic `sink`, set + notify", genericSink[0], note: "")
     addBindingsOnly("`observe(_:options:)` change handler, set + notify", observe[0], note: "")
-    if BindingsCases.bindingIntoOwner(counter) != nil {
-        addBindingsOnly("`<~` binding into an owner, set + deliver", binding[0], note: "")
-    } else {
-        timings.add(["`<~` binding into an owner", "TODO: `<~` not on main yet", "", "", "", ""])
-    }
+    addTimed("`<~` binding into an owner (OpenCombine: `assign(to:on:)`), set + deliver", binding, bar: nil)
     addBindingsOnly("floor: direct closure call", floors[0], note: "")
     addBindingsOnly("floor: plain stored property set", floors[1], note: "")
 
@@ -185,6 +191,7 @@ func runComparison(rounds: Int, only: String?) -> ComparisonReport {
         - set + notify: `model.value = i` with one `$value.sink` subscriber that adds the value to a counter.
         - set, nobody observing: a model never subscribed to; an opaque C call after each set keeps
           the optimizer from deleting the stores (its cost is the plain stored property floor).
+          "After every observer cancelled": the same, on a model that had two subscribers, both cancelled.
         - per subscriber: one set delivered to 100 `sink` subscribers, divided by 100.
         - subscribe + cancel: `let c = model.$value.sink { ... }; c.cancel()`, the initial value
           delivered to the closure included.
@@ -193,6 +200,8 @@ func runComparison(rounds: Int, only: String?) -> ComparisonReport {
           sizes keep 100,000 subscriptions alive: 10,000 models with 10 each (a batch takes one of each of
           100 random models), or one model with 100,000. A context row shows the small case with only 1,000
           alive, all in the caches: the difference is cache misses, not work that grows with N.
+        - `<~`: `target.reactive.number <~ model.reactive.value`, then sets; OpenCombine's row is
+          `model.$value.assign(to: \\.number, on: target)`.
         - one of 1,000 properties: a set of the middle property of a model whose 1,000 @Observed
           properties each have a `sink` subscriber, against the 1-property model.
         - bytes per subscription: mallinfo2().uordblks (bytes in use, chunk headers included) after

@@ -28,8 +28,9 @@ while let argument = arguments.popFirst() {
               --json PATH   also write the headline figures as JSON
               --rounds N    interleaved rounds (default 7)
               --only KEY    run one comparison, for profiling: set_notify, set_unobserved,
-                            per_subscriber, subscribe_cancel, nested, subject, computed,
-                            generic_sink, observe, binding, floors, wide, cancel_one, memory
+                            set_after_observers_left, per_subscriber, subscribe_cancel, nested,
+                            subject, computed, generic_sink, observe, binding, floors, wide,
+                            cancel_one, memory
             Build in release: swift run -c release --package-path Benchmarks compare
             """)
         exit(0)
