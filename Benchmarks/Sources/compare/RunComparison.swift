@@ -1,0 +1,225 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CMallocCounter
+
+/// The report: the tables for people, the JSON object for scripts.
+struct ComparisonReport {
+    var text: String
+    var json: String
+}
+
+/// Runs every benchmark and builds the report.
+/// `only`, a comparison's key (or "memory"), runs just that one: for profiling.
+func runComparison(rounds: Int, only: String?) -> ComparisonReport {
+    let counter = Counter()
+    let target: UInt64 = 2_000_000   // batches of about 2 ms
+    let batches = 5                  // per side per round
+
+    progress("setting up (load average: \(firstLine(ofFile: "/proc/loadavg") ?? "unknown"))")
+
+    // Timed comparisons, Bindings first, OpenCombine second.
+    let setNotify = Comparison("set_notify") { [
+        Side("Bindings", BindingsCases.setNotify(counter, subscribers: 1)),
+        Side("OpenCombine", OpenCombineCases.setNotify(counter, subscribers: 1)),
+    ] }
+    let setUnobserved = Comparison("set_unobserved") { [
+        Side("Bindings", BindingsCases.setUnobserved()),
+        Side("OpenCombine", OpenCombineCases.setUnobserved()),
+    ] }
+    let setAfterLeft = Comparison("set_after_observers_left") { [
+        Side("Bindings", BindingsCases.setAfterObserversLeft(counter)),
+        Side("OpenCombine", OpenCombineCases.setAfterObserversLeft(counter)),
+    ] }
+    let perSubscriber = Comparison("per_subscriber") { [
+        Side("Bindings", unitsPerOperation: 100, BindingsCases.setNotify(counter, subscribers: 100)),
+        Side("OpenCombine", unitsPerOperation: 100, OpenCombineCases.setNotify(counter, subscribers: 100)),
+    ] }
+    let subscribeCancel = Comparison("subscribe_cancel") { [
+        Side("Bindings", BindingsCases.subscribeCancel(counter)),
+        Side("OpenCombine", OpenCombineCases.subscribeCancel(counter)),
+    ] }
+    let nested = Comparison("nested") { [
+        Side("Bindings", BindingsCases.nested(counter)),
+        Side("OpenCombine", OpenCombineCases.nested(counter)),
+    ] }
+    let subject = Comparison("subject") { [
+        Side("Bindings", BindingsCases.currentValueSubject(counter)),
+        Side("OpenCombine", OpenCombineCases.currentValueSubject(counter)),
+    ] }
+    // Bindings only, and the floors.
+    let computed = Comparison("computed") { [Side("Bindings", BindingsCases.computed(counter))] }
+    let genericSink = Comparison("generic_sink") { [Side("Bindings", BindingsCases.genericSink(counter))] }
+    let observe = Comparison("observe") { [Side("Bindings", BindingsCases.observe(counter))] }
+    let binding = Comparison("binding") { [
+        Side("Bindings", BindingsCases.bindingIntoOwner(counter)),
+        Side("OpenCombine", OpenCombineCases.assign(counter)),
+    ] }
+    let floors = Comparison("floors") { [
+        Side("direct closure call", Floors.directClosureCall(counter)),
+        Side("plain stored property set", Floors.plainSet()),
+    ] }
+    // Scaling: the same operation, small and large.
+    let wide = Comparison("wide") { [
+        Side("1 property", BindingsCases.setNotify(counter, subscribers: 1)),
+        Side("1,000 properties", BindingsCases.setOneOfWide(counter)),
+    ] }
+    let cancelOne = Comparison("cancel_one") {
+        // The same 100,000 live subscriptions in both (so that both miss the caches alike):
+        // 10,000 models with 10 each, or one model with all of them.
+        let small = CancelPlan(models: 10_000, perModel: 10, batchSize: 100)
+        let large = CancelPlan(models: 1, perModel: 100_000, batchSize: 100)
+        // And the small case with everything in the caches: 100 models with 10 each.
+        let cached = CancelPlan(models: 100, perModel: 10, batchSize: 100)
+        return [
+            Side("Bindings, of 10", BindingsCases.cancelOne(counter, plan: small)),
+            Side("Bindings, of 100,000", BindingsCases.cancelOne(counter, plan: large)),
+            Side("OpenCombine, of 10", OpenCombineCases.cancelOne(counter, plan: small)),
+            Side("OpenCombine, of 100,000", OpenCombineCases.cancelOne(counter, plan: large)),
+            Side("Bindings, of 10, 1,000 alive", BindingsCases.cancelOne(counter, plan: cached)),
+        ]
+    }
+
+    let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
+               computed, genericSink, observe, binding, floors, wide, cancelOne]
+    let selected = only.map { key in all.filter { $0.key == key } } ?? all
+    if let only, only != "memory", selected.isEmpty {
+        writeToStandardError("compare: no comparison is called \(only); see --help\n")
+        exit(2)
+    }
+    progress("calibrating, then \(rounds) interleaved rounds")
+    measure(selected, rounds: rounds, batches: batches, targetNanoseconds: target, progress: progress)
+
+    // Untimed: memory and allocations.
+    let subscriptions = 10_000
+    let sets = 100_000
+    var bytesB = Double.nan, bytesOC = Double.nan
+    var allocationsB = Double.nan, allocationsOC = Double.nan
+    var churnB = Double.nan, churnOC = Double.nan
+    var derived = (computed: Double.nan, nested: Double.nan)
+    var subscriptionB: (count: Int, sizes: [Int])?, subscriptionOC: (count: Int, sizes: [Int])?
+    if only == nil || only == "memory" {
+        progress("memory and allocations")
+        bytesB = BindingsCases.bytesPerSubscription(counter, count: subscriptions)
+        bytesOC = OpenCombineCases.bytesPerSubscription(counter, count: subscriptions)
+        if bench_allocations_supported() != 0 {
+            allocationsB = BindingsCases.allocationsPerNotification(counter, sets: sets)
+            allocationsOC = OpenCombineCases.allocationsPerNotification(counter, sets: sets)
+            churnB = BindingsCases.allocationsPerSubscribeCancel(counter, count: subscriptions)
+            churnOC = OpenCombineCases.allocationsPerSubscribeCancel(counter, count: subscriptions)
+            derived = BindingsCases.allocationsPerDerivedNotification(counter, sets: 1000)
+            subscriptionB = BindingsCases.allocationsOfSubscription(counter)
+            subscriptionOC = OpenCombineCases.allocationsOfSubscription(counter)
+        }
+    }
+
+    // The tables.
+    func speedup(_ comparison: Comparison) -> Double { comparison[1] / comparison[0] }
+    func verdict(_ passed: Bool) -> String { passed ? "yes" : "**NO**" }
+
+    var timings = Table(["operation (ns per op, best of \(rounds * batches) batches)", "Bindings", "OpenCombine", "speedup", "bar", "met"])
+    func addTimed(_ name: String, _ comparison: Comparison, bar: Double?) {
+        let ratio = speedup(comparison)
+        timings.add([name, formatNanoseconds(comparison[0]), formatNanoseconds(comparison[1]),
+                     formatRatio(ratio, suffix: "x"), bar.map { ">= \(Int($0))x" } ?? "",
+                     bar.map { verdict(ratio >= $0) } ?? ""])
+    }
+    func addBindingsOnly(_ name: String, _ value: Double, note: String) {
+        timings.add([name, formatNanoseconds(value), note, "", "", ""])
+    }
+    addTimed("set + notify, 1 subscriber (`@Observed`/`@Published`, `sink`)", setNotify, bar: 20)
+    addTimed("set, nobody observing", setUnobserved, bar: 20)
+    addTimed("set, after every observer cancelled", setAfterLeft, bar: nil)
+    addTimed("per subscriber, 100 subscribers (one set / 100)", perSubscriber, bar: 10)
+    addTimed("subscribe + cancel (`$value.sink`, `cancel()`)", subscribeCancel, bar: 10)
+    addTimed("nested key path `\\.child.value`, set + notify", nested, bar: nil)
+    addTimed("`CurrentValueSubject.send`, 1 subscriber", subject, bar: nil)
+    addBindingsOnly("computed key path, 2 dependencies, set + notify", computed[0], note: "— (no combineLatest in 0.14)")
+    addBindingsOnly("`publisher(for:)` + generic `sink`, set + notify", genericSink[0], note: "")
+    addBindingsOnly("`observe(_:options:)` change handler, set + notify", observe[0], note: "")
+    addTimed("`<~` binding into an owner (OpenCombine: `assign(to:on:)`), set + deliver", binding, bar: nil)
+    addBindingsOnly("floor: direct closure call", floors[0], note: "")
+    addBindingsOnly("floor: plain stored property set", floors[1], note: "")
+
+    let wideRatio = wide[1] / wide[0]
+    let cancelRatio = cancelOne[1] / cancelOne[0]
+    var scaling = Table(["scaling (Bindings, ns per op)", "small", "large", "ratio", "bar", "met"])
+    scaling.add(["set + notify: one of 1 vs one of 1,000 observed properties",
+                 formatNanoseconds(wide[0]), formatNanoseconds(wide[1]), formatRatio(wideRatio),
+                 "<= 1.5", verdict(wideRatio <= 1.5)])
+    scaling.add(["cancel one of 10 vs one of 100,000 subscriptions (100,000 alive in both)",
+                 formatNanoseconds(cancelOne[0]), formatNanoseconds(cancelOne[1]), formatRatio(cancelRatio),
+                 "<= 2.0", verdict(cancelRatio <= 2.0)])
+    scaling.add(["(context) the same, small case with only 1,000 alive (all in cache)",
+                 formatNanoseconds(cancelOne[4]), formatNanoseconds(cancelOne[1]),
+                 formatRatio(cancelOne[1] / cancelOne[4]), "", ""])
+    scaling.add(["(context) OpenCombine, the same cancel, 100,000 alive in both",
+                 formatNanoseconds(cancelOne[2]), formatNanoseconds(cancelOne[3]),
+                 formatRatio(cancelOne[3] / cancelOne[2]), "", ""])
+
+    let memoryRatio = bytesB / bytesOC
+    var memory = Table(["memory and allocations", "Bindings", "OpenCombine", "ratio", "bar", "met"])
+    memory.add(["bytes per subscription (malloc bytes in use)", formatNanoseconds(bytesB),
+                formatNanoseconds(bytesOC), formatRatio(memoryRatio), "<= 0.25", verdict(memoryRatio <= 0.25)])
+    memory.add(["heap allocations per notification (1 subscriber)", formatRatio(allocationsB),
+                formatRatio(allocationsOC), "", "0", verdict(allocationsB == 0)])
+    memory.add(["heap allocations per subscribe + cancel", formatRatio(churnB), formatRatio(churnOC), "", "", ""])
+    func describe(_ counted: (count: Int, sizes: [Int])?) -> String {
+        guard let counted else { return "—" }
+        return "\(counted.count): " + counted.sizes.map(String.init).joined(separator: "+") + " B"
+    }
+    memory.add(["allocations of one more subscription (requested sizes)", describe(subscriptionB),
+                describe(subscriptionOC), "", "", ""])
+    memory.add(["heap allocations per notification, computed key path", formatRatio(derived.computed), "", "", "", ""])
+    memory.add(["heap allocations per notification, nested key path", formatRatio(derived.nested), "", "", "", ""])
+
+    let text = """
+        Bindings vs OpenCombine 0.14.0: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores, \
+        load average before the run \(firstLine(ofFile: "/proc/loadavg").map { String($0.prefix(14)) } ?? "unknown")
+
+        \(timings.render())
+
+        \(scaling.render())
+
+        \(memory.render())
+
+        How each figure is measured: each timed operation runs in a loop in an @inline(never)
+        function that takes the model as a parameter; Bindings and OpenCombine take turns, \
+        \(rounds) rounds each of \(batches) timed batches of about 2 ms, and the best batch counts.
+        - set + notify: `model.value = i` with one `$value.sink` subscriber that adds the value to a counter.
+        - set, nobody observing: a model never subscribed to; an opaque C call after each set keeps
+          the optimizer from deleting the stores (its cost is the plain stored property floor).
+          "After every observer cancelled": the same, on a model that had two subscribers, both cancelled.
+        - per subscriber: one set delivered to 100 `sink` subscribers, divided by 100.
+        - subscribe + cancel: `let c = model.$value.sink { ... }; c.cancel()`, the initial value
+          delivered to the closure included.
+        - cancel one of N: cancel() of a subscription picked at random among the N live ones of a property,
+          in timed batches of 100; the cancelled ones are re-subscribed, untimed, after each batch. Both
+          sizes keep 100,000 subscriptions alive: 10,000 models with 10 each (a batch takes one of each of
+          100 random models), or one model with 100,000. A context row shows the small case with only 1,000
+          alive, all in the caches: the difference is cache misses, not work that grows with N.
+        - `<~`: `target.reactive.number <~ model.reactive.value`, then sets; OpenCombine's row is
+          `model.$value.assign(to: \\.number, on: target)`.
+        - one of 1,000 properties: a set of the middle property of a model whose 1,000 @Observed
+          properties each have a `sink` subscriber, against the 1-property model.
+        - bytes per subscription: mallinfo2().uordblks (bytes in use, chunk headers included) after
+          \(subscriptions) more `sink` subscriptions to one property, kept alive, minus before, / \(subscriptions).
+        - allocations: calls to malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign on the
+          benchmark thread, counted by interposition, over \(sets) sets after a warm-up, per set.
+        checksum \(counter.total)
+        """
+
+    var json = JSONReport()
+    json.add("set_notify_1_subscriber", [("bindings_ns", setNotify[0]), ("opencombine_ns", setNotify[1]), ("speedup", speedup(setNotify))])
+    json.add("set_unobserved", [("bindings_ns", setUnobserved[0]), ("opencombine_ns", setUnobserved[1]), ("speedup", speedup(setUnobserved))])
+    json.add("per_subscriber_100", [("bindings_ns", perSubscriber[0]), ("opencombine_ns", perSubscriber[1]), ("speedup", speedup(perSubscriber))])
+    json.add("subscribe_cancel", [("bindings_ns", subscribeCancel[0]), ("opencombine_ns", subscribeCancel[1]), ("speedup", speedup(subscribeCancel))])
+    json.add("memory_per_subscription_bytes", [("bindings", bytesB), ("opencombine", bytesOC), ("ratio", memoryRatio)])
+    json.add("allocations_per_notification", [("bindings", allocationsB), ("opencombine", allocationsOC)])
+    json.add("set_one_of_1000_properties_vs_1", [("bindings_ns_1", wide[0]), ("bindings_ns_1000", wide[1]), ("ratio", wideRatio)])
+    json.add("cancel_one_of_100000_vs_10", [("bindings_ns_10", cancelOne[0]), ("bindings_ns_100000", cancelOne[1]), ("ratio", cancelRatio)])
+
+    return ComparisonReport(text: text, json: json.render())
+}

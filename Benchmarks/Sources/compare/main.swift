@@ -1,0 +1,54 @@
+// compare: Bindings against OpenCombine, in one process, interleaved.
+//
+//     swift run -c release --package-path Benchmarks compare [--json PATH] [--rounds N]
+//
+// What each figure measures is printed under the tables and in Docs/Performance.md.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+var jsonPath: String?
+var rounds = 7
+var only: String?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--json":
+        jsonPath = arguments.popFirst()
+    case "--rounds":
+        rounds = arguments.popFirst().flatMap { Int($0) } ?? rounds
+    case "--only":
+        only = arguments.popFirst()
+    case "--help", "-h":
+        print("""
+            usage: compare [--json PATH] [--rounds N] [--only KEY]
+              --json PATH   also write the headline figures as JSON
+              --rounds N    interleaved rounds (default 7)
+              --only KEY    run one comparison, for profiling: set_notify, set_unobserved,
+                            set_after_observers_left, per_subscriber, subscribe_cancel, nested,
+                            subject, computed, generic_sink, observe, binding, floors, wide,
+                            cancel_one, memory
+            Build in release: swift run -c release --package-path Benchmarks compare
+            """)
+        exit(0)
+    default:
+        writeToStandardError("compare: unknown argument \(argument)\n")
+        exit(2)
+    }
+}
+
+let startedAt = monotonicNanoseconds()
+let report = runComparison(rounds: max(1, rounds), only: only)
+print(report.text)
+if let jsonPath {
+    if write(report.json, toFile: jsonPath) {
+        progress("wrote \(jsonPath)")
+    } else {
+        progress("could not write \(jsonPath)")
+        exit(1)
+    }
+}
+progress("finished in \(Double((monotonicNanoseconds() - startedAt) / 100_000_000) / 10) s")
