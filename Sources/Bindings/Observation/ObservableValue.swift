@@ -10,7 +10,9 @@
 /// Updates from any number of threads are atomic and ordered: every subscriber receives
 /// the values in the order they were stored, and ends with the current one.
 public final class ObservableValue<Value>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Value
+    /// This publisher cannot fail.
     public typealias Failure = Never
 
     @usableFromInline let storage: Storage
@@ -47,6 +49,7 @@ public final class ObservableValue<Value>: Publisher {
         }
     }
 
+    /// Attaches `subscriber`: it receives the current value, then every update.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         let subscription = PropertySubscription(
             channel: channel, options: [.initial, .new], downstream: subscriber)
