@@ -15,7 +15,7 @@ extension Publisher where Failure == Never {
 
 /// A publisher that exposes its elements as an asynchronous sequence, as in Combine.
 ///
-/// Create one with the ``Publisher/values-swift.property`` property of a publisher
+/// Create one with the `values` property of a publisher
 /// that cannot fail (``AsyncThrowingPublisher`` is the one for publishers that can).
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
     /// The type of element produced by this asynchronous sequence.

@@ -19,7 +19,7 @@ extension Publisher {
 /// A publisher that exposes its elements as a throwing asynchronous sequence, as in
 /// Combine.
 ///
-/// Create one with the ``Publisher/values-swift.property`` property of a publisher
+/// Create one with the `values` property of a publisher
 /// that can fail. Its iterator throws the publisher's own `Failure` type (typed throws),
 /// which `try`/`catch` code written for Combine's untyped `throws` accepts unchanged.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {

@@ -52,6 +52,7 @@ public struct BindingSink<Owner: BindingOwner, Input>: BindingTargetConvertible 
         self.receiveCompletion = receiveCompletion
     }
 
+    /// The sink itself: a `BindingSink` is its own binding target.
     public var bindingSink: BindingSink<Owner, Input> { self }
 }
 

@@ -38,7 +38,9 @@ extension Reactive where Base: KeyValueObservable & BindingOwner {
 /// A property of an object that is both a ``KeyValueObservable`` model and a
 /// ``BindingOwner``: a publisher of its values, and a binding target that sets it.
 public struct ReactiveProperty<Base: KeyValueObservable & BindingOwner, Value>: Publisher, BindingTargetConvertible {
+    /// The kind of values this publisher publishes.
     public typealias Output = Value
+    /// This publisher cannot fail.
     public typealias Failure = Never
 
     private let publisher: KeyValueObservingPublisher<Base, Value>
@@ -50,6 +52,7 @@ public struct ReactiveProperty<Base: KeyValueObservable & BindingOwner, Value>: 
         bindingSink = BindingSink(owner: base) { owner, value in owner[keyPath: keyPath] = value }
     }
 
+    /// Attaches `subscriber` to the property's publisher: the current value, then every new one.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         publisher.receive(subscriber: subscriber)
     }

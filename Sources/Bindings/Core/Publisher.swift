@@ -15,7 +15,7 @@ public protocol Publisher<Output, Failure> {
     /// Attaches the specified subscriber to this publisher.
     ///
     /// Implementations call `subscriber.receive(subscription:)` exactly once. Users call
-    /// ``subscribe(_:)-swift.method`` instead, which forwards here.
+    /// ``subscribe(_:)->()`` instead, which forwards here.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

@@ -5,6 +5,7 @@
 /// notification with the current value before `observe` returns; `.prior` sends a
 /// separate notification before each change, with `isPrior == true`.
 public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
+    /// The raw bits of the options (Foundation's values).
     public let rawValue: UInt
 
     /// Creates options from their raw bits (Foundation's values).

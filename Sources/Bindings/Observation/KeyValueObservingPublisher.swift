@@ -13,7 +13,9 @@
 /// person.address.city = "Paris"                                     // "Paris"
 /// ```
 public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Value
+    /// This publisher cannot fail.
     public typealias Failure = Never
 
     /// The observed object, or `nil` once it is gone.
@@ -32,6 +34,7 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
         self.options = options
     }
 
+    /// Attaches `subscriber`: it receives the values the options ask for, and `.finished` once the object is gone (at once if it already is).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         guard let object else {
             subscriber.receive(subscription: Subscriptions.empty)
@@ -46,6 +49,7 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
 }
 
 extension KeyValueObservingPublisher: Equatable {
+    /// Two publishers are equal when they observe the same object at the same key path with the same options.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.object === rhs.object && lhs.keyPath == rhs.keyPath && lhs.options == rhs.options
     }

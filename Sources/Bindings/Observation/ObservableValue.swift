@@ -12,7 +12,9 @@
 /// does not keep the value alive: when it is released, its subscribers receive
 /// `.finished`.
 public final class ObservableValue<Value>: Publisher {
+    /// The kind of values this publisher publishes.
     public typealias Output = Value
+    /// This publisher cannot fail.
     public typealias Failure = Never
 
     @usableFromInline let storage: Storage
@@ -53,6 +55,7 @@ public final class ObservableValue<Value>: Publisher {
         }
     }
 
+    /// Attaches `subscriber`: it receives the current value, then every update.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         let subscription = PropertySubscription(
             channel: channel, options: [.initial, .new], downstream: subscriber)

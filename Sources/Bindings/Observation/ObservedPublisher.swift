@@ -7,7 +7,9 @@ extension Observed {
     /// let c = person.$firstName.sink { print($0) }   // "Ada", then each new name
     /// ```
     public struct Publisher: Bindings.Publisher {
+        /// The kind of values this publisher publishes.
         public typealias Output = Value
+        /// This publisher cannot fail.
         public typealias Failure = Never
 
         @usableFromInline let channel: PropertyChannel<Value>
@@ -15,6 +17,7 @@ extension Observed {
         @inlinable
         init(channel: PropertyChannel<Value>) { self.channel = channel }
 
+        /// Attaches `subscriber`: it receives the current value, then the value of every set, and `.finished` once the model is gone.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             let subscription = PropertySubscription(
                 channel: channel, options: [.initial, .new], downstream: subscriber)

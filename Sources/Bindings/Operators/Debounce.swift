@@ -31,7 +31,9 @@ extension Publishers {
     /// between events, as in Combine. Create one with
     /// ``Publisher/debounce(for:scheduler:options:)``.
     public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values this publisher publishes.
         public typealias Output = Upstream.Output
+        /// The kind of errors this publisher might publish: the upstream's.
         public typealias Failure = Upstream.Failure
 
         /// The publisher from which this publisher receives elements.
@@ -56,6 +58,7 @@ extension Publishers {
             self.options = options
         }
 
+        /// Subscribes `subscriber` to the upstream through a debouncing subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
         }

@@ -23,7 +23,9 @@ extension Publishers {
     /// A publisher that delivers elements to its downstream subscriber on a specific
     /// scheduler, as in Combine. Create one with ``Publisher/receive(on:options:)``.
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values this publisher publishes.
         public typealias Output = Upstream.Output
+        /// The kind of errors this publisher might publish: the upstream's.
         public typealias Failure = Upstream.Failure
 
         /// The publisher from which this publisher receives elements.
@@ -40,6 +42,7 @@ extension Publishers {
             self.options = options
         }
 
+        /// Subscribes `subscriber` to the upstream through a subscription that delivers on the scheduler.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
         }

@@ -26,7 +26,9 @@ extension Publishers {
     /// by the upstream publisher in a specified time interval, as in Combine. Create one
     /// with ``Publisher/throttle(for:scheduler:latest:)``.
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values this publisher publishes.
         public typealias Output = Upstream.Output
+        /// The kind of errors this publisher might publish: the upstream's.
         public typealias Failure = Upstream.Failure
 
         /// The publisher from which this publisher receives elements.
@@ -47,6 +49,7 @@ extension Publishers {
             self.latest = latest
         }
 
+        /// Subscribes `subscriber` to the upstream through a throttling subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
         }

@@ -32,14 +32,17 @@ extension DispatchQueue {
             SchedulerTimeType(dispatchTime + n.timeInterval)
         }
 
+        /// Whether `lhs` is earlier than `rhs`.
         public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime < rhs.dispatchTime
         }
 
+        /// Whether two times are the same dispatch time.
         public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
             lhs.dispatchTime.rawValue == rhs.dispatchTime.rawValue
         }
 
+        /// Hashes the dispatch time.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(dispatchTime.rawValue)
         }

@@ -56,26 +56,33 @@ extension DispatchQueue.SchedulerTimeType {
             self.init(nanoseconds: nanoseconds)
         }
 
+        /// Whether `lhs` is shorter than `rhs`.
         public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
         // Arithmetic is in nanoseconds. (Early Combine releases scaled the sum by a
         // billion, FB7189676; that bug is not reproduced.)
+        /// The sum of two intervals.
         public static func + (lhs: Stride, rhs: Stride) -> Stride {
             Stride(nanoseconds: saturating(lhs.magnitude.addingReportingOverflow(rhs.magnitude), lhs.magnitude))
         }
 
+        /// The difference of two intervals.
         public static func - (lhs: Stride, rhs: Stride) -> Stride {
             Stride(nanoseconds: saturating(lhs.magnitude.subtractingReportingOverflow(rhs.magnitude), lhs.magnitude))
         }
 
+        /// The product of two intervals.
         public static func * (lhs: Stride, rhs: Stride) -> Stride {
             Stride(nanoseconds: scaled(lhs.magnitude, by: rhs.magnitude))
         }
 
+        /// Adds `rhs` to `lhs`.
         public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
+        /// Subtracts `rhs` from `lhs`.
         public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
 
+        /// Multiplies `lhs` by `rhs`.
         public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
         /// An interval of `s` seconds.

@@ -42,18 +42,25 @@ extension ImmediateScheduler {
                 self.init(value)
             }
 
+            /// Whether `lhs` is shorter than `rhs`.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
+            /// The sum of two intervals.
             public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
 
+            /// The difference of two intervals.
             public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
 
+            /// The product of two intervals.
             public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
 
+            /// Adds `rhs` to `lhs`.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
+            /// Subtracts `rhs` from `lhs`.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
 
+            /// Multiplies `lhs` by `rhs`.
             public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
             /// Zero: the immediate scheduler does not wait.
