@@ -10,10 +10,12 @@
 /// label.reactive.shouting <~ person.reactive.firstName
 /// ```
 ///
-/// Values arrive on the thread that sent them, except for an owner whose conformance to
-/// ``BindingOwner`` is isolated to the main actor, or a sink made with a `@MainActor`
-/// closure: those run on the main thread, synchronously when the value is sent there,
-/// otherwise through the main queue, in order.
+/// Values arrive on the thread that sent them, except where the sink's code is isolated to
+/// the main actor: an owner whose conformance to ``BindingOwner`` is isolated to the main
+/// actor, a sink made with a `@MainActor` closure, or one made in code isolated to the
+/// main actor (whose closure the compiler treats as main-actor isolated). Those run on
+/// the main thread, synchronously when the value is sent there, otherwise through the
+/// main queue, in order.
 public struct BindingSink<Owner: BindingOwner, Input>: BindingTargetConvertible {
     /// The owner, or `nil` once it is gone.
     public var owner: Owner? { reference.object }
@@ -23,20 +25,32 @@ public struct BindingSink<Owner: BindingOwner, Input>: BindingTargetConvertible 
     let delivery: BindingDelivery
 
     /// A sink that runs `receiveValue` with the owner and each value.
-    public init(owner: Owner, receiveValue: @escaping (Owner, Input) -> Void) {
-        self.init(owner: owner, delivery: .detect, receiveValue: receiveValue, receiveCompletion: nil)
+    ///
+    /// `isolation` is the caller's: made on the main actor, the closure is main-actor
+    /// isolated, so the sink only ever runs it on the main thread.
+    public init(
+        owner: Owner, isolation: isolated (any Actor)? = #isolation,
+        receiveValue: @escaping (Owner, Input) -> Void
+    ) {
+        self.init(owner: owner, delivery: BindingDelivery(isolation), receiveValue: receiveValue, receiveCompletion: nil)
     }
 
     /// A sink that also runs `receiveCompletion` when the bound publisher finishes.
     public init(
-        owner: Owner, receiveValue: @escaping (Owner, Input) -> Void,
-        receiveCompletion: @escaping (Owner) -> Void
+        owner: Owner, isolation: isolated (any Actor)? = #isolation,
+        receiveValue: @escaping (Owner, Input) -> Void, receiveCompletion: @escaping (Owner) -> Void
     ) {
-        self.init(owner: owner, delivery: .detect, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+        self.init(
+            owner: owner, delivery: BindingDelivery(isolation), receiveValue: receiveValue,
+            receiveCompletion: receiveCompletion)
     }
 
     /// A sink whose closure is isolated to the main actor: it always runs on the main
     /// thread.
+    ///
+    /// ```swift
+    /// BindingSink(owner: view) { @MainActor view, text in view.render(text) }
+    /// ```
     public init(owner: Owner, receiveValue: @escaping @MainActor (Owner, Input) -> Void) {
         let body = MainActorBody(receiveValue)
         self.init(owner: owner, delivery: .mainActor, receiveValue: body.call, receiveCompletion: nil)
@@ -62,16 +76,28 @@ extension BindingSink where Input == Void {
     /// ```swift
     /// extension Reactive where Base: Button { var flash: BindingSink<Base, Void> { BindingSink(owner: base) { $0.flash() } } }
     /// ```
-    public init(owner: Owner, receiveValue: @escaping (Owner) -> Void) {
-        self.init(owner: owner, delivery: .detect, receiveValue: { owner, _ in receiveValue(owner) }, receiveCompletion: nil)
+    public init(
+        owner: Owner, isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Owner) -> Void
+    ) {
+        self.init(
+            owner: owner, delivery: BindingDelivery(isolation), receiveValue: { owner, _ in receiveValue(owner) },
+            receiveCompletion: nil)
     }
 }
 
 extension BindingSink where Input == Never {
     /// A sink for a publisher that never emits a value: runs `receiveCompletion` with the
     /// owner when it finishes.
-    public init(owner: Owner, receiveCompletion: @escaping (Owner) -> Void) {
-        self.init(owner: owner, delivery: .detect, receiveValue: { _, _ in }, receiveCompletion: receiveCompletion)
+    ///
+    /// ```swift
+    /// extension Reactive where Base: Screen { var dismissed: BindingSink<Base, Never> { BindingSink(owner: base) { $0.close() } } }
+    /// ```
+    public init(
+        owner: Owner, isolation: isolated (any Actor)? = #isolation, receiveCompletion: @escaping (Owner) -> Void
+    ) {
+        self.init(
+            owner: owner, delivery: BindingDelivery(isolation), receiveValue: { _, _ in },
+            receiveCompletion: receiveCompletion)
     }
 }
 
@@ -82,6 +108,13 @@ enum BindingDelivery {
     case detect
     /// Always on the main thread.
     case mainActor
+
+    /// `.mainActor` for code made on the main actor. Code made on another actor runs
+    /// where values are sent, as a Combine `sink` does: there is no synchronous way onto
+    /// an arbitrary actor.
+    init(_ isolation: (any Actor)?) {
+        self = isolation === MainActor.shared ? .mainActor : .detect
+    }
 }
 
 /// Calls a main-actor closure from the binding machinery, which only does so on the main

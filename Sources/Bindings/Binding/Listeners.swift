@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// The listener API: `bind(_:skipInitialValue:handler:)` and `unbind(_:)` on every
 /// observed property's projection and on ``ObservableValue``.
 ///
@@ -5,8 +8,11 @@
 /// person.$firstName.bind(label, skipInitialValue: false) { label, name in label.text = name }
 /// person.$firstName.unbind(label)
 /// ```
-/// A listener is held weakly and dropped once released; its handlers run in the order
-/// they were bound, on the thread that set the value.
+/// A listener is held weakly and dropped once released (at the next value: a listener is
+/// any object, and has no storage that could end the binding when it goes); its handlers
+/// run in the order they were bound, on the thread that set the value. A handler bound
+/// on the main actor is main-actor isolated, so it runs on the main thread: synchronously
+/// when the value is set there, otherwise through the main queue, in order.
 protocol ListenerChannelProvider {
     associatedtype ListenedValue
     var listenerChannel: PropertyChannel<ListenedValue> { get }
@@ -14,18 +20,19 @@ protocol ListenerChannelProvider {
 
 extension ListenerChannelProvider {
     func addListener<Listener: AnyObject>(
-        _ listener: Listener, skipInitialValue: Bool, handler: @escaping (Listener, ListenedValue) -> Void
+        _ listener: Listener, skipInitialValue: Bool, isolation: (any Actor)?,
+        handler: @escaping (Listener, ListenedValue) -> Void
     ) {
         let observer = ListenerObserver(
             channel: listenerChannel, options: skipInitialValue ? [.new] : [.initial, .new],
-            listener: listener, handler: handler)
+            listener: listener, onMainActor: isolation === MainActor.shared, handler: handler)
         observer.register()
     }
 
     func removeListener(_ listener: AnyObject) {
         let id = ObjectIdentifier(listener)
         for case let observer as any ListenerIdentified in listenerChannel.snapshot() where observer.listenerID == id {
-            observer.unregister()
+            observer.unbind()
         }
     }
 }
@@ -39,10 +46,14 @@ extension Observed.Publisher: ListenerChannelProvider {
     /// ```swift
     /// person.$firstName.bind(label, skipInitialValue: false) { label, name in label.text = name }
     /// ```
+    ///
+    /// `isolation` is the caller's: bound on the main actor, `handler` only runs on the
+    /// main thread.
     public func bind<Listener: AnyObject>(
-        _ listener: Listener, skipInitialValue: Bool = false, handler: @escaping (Listener, Value) -> Void
+        _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
+        handler: @escaping (Listener, Value) -> Void
     ) {
-        addListener(listener, skipInitialValue: skipInitialValue, handler: handler)
+        addListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
     }
 
     /// Removes every handler that `listener` bound to this property.
@@ -60,10 +71,14 @@ extension ObservableValue: ListenerChannelProvider {
     /// ```swift
     /// title.bind(label) { label, title in label.text = title }
     /// ```
+    ///
+    /// `isolation` is the caller's: bound on the main actor, `handler` only runs on the
+    /// main thread.
     public func bind<Listener: AnyObject>(
-        _ listener: Listener, skipInitialValue: Bool = false, handler: @escaping (Listener, Value) -> Void
+        _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
+        handler: @escaping (Listener, Value) -> Void
     ) {
-        addListener(listener, skipInitialValue: skipInitialValue, handler: handler)
+        addListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
     }
 
     /// Removes every handler that `listener` bound to this value.
@@ -75,7 +90,8 @@ extension ObservableValue: ListenerChannelProvider {
 /// A listener observer's identity, for `unbind(_:)`.
 protocol ListenerIdentified: AnyObject {
     var listenerID: ObjectIdentifier { get }
-    func unregister()
+    /// Stops the handler at once, including values still queued for the main thread.
+    func unbind()
 }
 
 /// Holds its listener weakly; once the listener is gone it unregisters itself at the next
@@ -84,17 +100,29 @@ final class ListenerObserver<Listener: AnyObject, Value>: PropertyObserver<Value
     @unchecked Sendable
 {
     // `@unchecked Sendable`: `listener` is weak (loaded atomically by the runtime) and
-    // never reassigned; `handler` and `listenerID` are immutable.
+    // never reassigned; `unbound` and `queued` are atomics; `handler`, `listenerID` and
+    // `onMainActor` are immutable.
     private weak var listener: Listener?
     let listenerID: ObjectIdentifier
     private let handler: (Listener, Value) -> Void
+    /// The handler is main-actor isolated: it only runs on the main thread.
+    private let onMainActor: Bool
+    private let unbound = Atomic<Bool>(false)
+    /// Values sent to the main queue and not handled yet (see `BindingSubscriber`).
+    private let queued = Atomic<Int>(0)
 
     init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, listener: Listener,
-         handler: @escaping (Listener, Value) -> Void) {
+         onMainActor: Bool, handler: @escaping (Listener, Value) -> Void) {
         self.listener = listener
         listenerID = ObjectIdentifier(listener)
+        self.onMainActor = onMainActor
         self.handler = handler
         super.init(channel: channel, options: options)
+    }
+
+    func unbind() {
+        unbound.store(true, ordering: .releasing)
+        unregister()
     }
 
     override func receive(_ event: PropertyEvent<Value>) {
@@ -102,6 +130,26 @@ final class ListenerObserver<Listener: AnyObject, Value>: PropertyObserver<Value
             unregister()
             return
         }
-        if !event.isPrior, let value = event.new { handler(listener, value) }
+        guard !event.isPrior, let value = event.new else { return }
+        if !onMainActor || (queued.load(ordering: .acquiring) == 0 && MainThread.isCurrent) {
+            handler(listener, value)
+        } else {
+            enqueueOnMain(Delivery(value: value))
+        }
+    }
+
+    /// A value on its way to the main queue. `@unchecked Sendable`: it is handed from the
+    /// setting thread to the main queue and only used there.
+    private struct Delivery: @unchecked Sendable {
+        let value: Value
+    }
+
+    private func enqueueOnMain(_ delivery: Delivery) {
+        queued.add(1, ordering: .acquiringAndReleasing)
+        DispatchQueue.main.async { [self] in
+            defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
+            guard !unbound.load(ordering: .acquiring), let listener else { return }
+            handler(listener, delivery.value)
+        }
     }
 }

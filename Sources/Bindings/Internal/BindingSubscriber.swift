@@ -3,18 +3,25 @@ import Synchronization
 
 /// The subscriber behind every binding: it requests unlimited values and hands each one
 /// to a ``BindingSink``'s owner, on the right thread, until cancelled, completed, or the
-/// owner is gone (checked at each value, so a released owner ends the binding even when
-/// its `subscriptions` were not the only thing holding it).
+/// owner is gone.
+///
+/// Lifetime: the owner's `subscriptions` hold the only strong ``AnyCancellable`` of the
+/// binding (`lifetime`), so the binding ends the moment the owner deinitialises. What
+/// `<~` returns is another cancellable (`handle`) that reaches this subscriber weakly and
+/// that this subscriber keeps: the caller may drop it (the binding goes on) or keep it
+/// (the binding still ends with its owner, and releases its closures at once).
 final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellable, @unchecked Sendable {
     // `@unchecked Sendable`: `status`, `isolation` and `queued` are atomics; `subscription`
     // follows the same single-winner protocol as `Subscribers.Sink` (written once before
-    // `status` becomes 1, then only touched by the thread that moves it from 1 to 2);
-    // `sink` is immutable.
+    // `status` becomes 1, then only touched by the thread that moves it from 1 to 2 or 3);
+    // `handle` is written once by `bind`, before the subscriber is shared, and read by
+    // nobody after; `sink` is immutable.
 
     typealias Failure = Never
 
     private let sink: BindingSink<Owner, Input>
-    /// 0 awaiting a subscription, 1 subscribed, 2 ended.
+    /// 0 awaiting a subscription, 1 subscribed, 2 finished (values already on their way
+    /// to the main queue still arrive), 3 cancelled (nothing more arrives).
     private let status = Atomic<UInt8>(0)
     private var subscription: (any Subscription)?
     /// For `.detect` sinks: 0 unknown, 1 runs anywhere, 2 isolated to the main actor.
@@ -22,11 +29,23 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellab
     /// Values sent to the main queue and not delivered yet: while there are any, a value
     /// sent on the main thread queues behind them, so that order holds.
     private let queued = Atomic<Int>(0)
+    /// The caller's cancellable, kept here so that dropping it does not end the binding.
+    private var handle: AnyCancellable?
 
     init(sink: BindingSink<Owner, Input>) {
         self.sink = sink
         if case .mainActor = sink.delivery { isolation.store(2, ordering: .relaxed) }
     }
+
+    /// Makes the cancellable that the binding operators return (see the type's comment).
+    func makeHandle() -> AnyCancellable {
+        let handle = AnyCancellable { [weak self] in self?.cancel() }
+        self.handle = handle
+        return handle
+    }
+
+    /// Whether the binding has ended (finished or cancelled).
+    var hasEnded: Bool { status.load(ordering: .acquiring) >= 2 }
 
     func receive(subscription: any Subscription) {
         guard status.load(ordering: .acquiring) == 0 else {
@@ -57,8 +76,9 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellab
     }
 
     func receive(completion: Subscribers.Completion<Never>) {
-        let previous = status.exchange(2, ordering: .acquiringAndReleasing)
-        guard previous != 2 else { return }
+        guard status.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged else {
+            return
+        }
         subscription = nil
         guard let receiveCompletion = sink.receiveCompletion, let owner = sink.owner else { return }
         if runsHere(owner) {
@@ -69,7 +89,7 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellab
     }
 
     func cancel() {
-        let previous = status.exchange(2, ordering: .acquiringAndReleasing)
+        let previous = status.exchange(3, ordering: .acquiringAndReleasing)
         guard previous == 1 else { return }
         let subscription = self.subscription
         self.subscription = nil
@@ -105,9 +125,10 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellab
         queued.add(1, ordering: .acquiringAndReleasing)
         DispatchQueue.main.async { [self] in
             defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
-            guard let owner = sink.owner else { return }
+            // A cancelled binding delivers nothing more; a finished one still delivers
+            // the values sent before its completion, then the completion.
+            guard status.load(ordering: .acquiring) != 3, let owner = sink.owner else { return }
             if let delivery {
-                guard status.load(ordering: .relaxed) == 1 else { return }
                 sink.receiveValue(owner, delivery.input)
             } else {
                 sink.receiveCompletion?(owner)
@@ -118,14 +139,18 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellab
 
 extension BindingSink {
     /// Subscribes a binding to `source` and stores it in the owner; a no-op (returning an
-    /// inert cancellable) when the owner is already gone.
+    /// inert cancellable) when the owner is already gone. A binding that has already
+    /// ended when `subscribe` returns (a finite source such as `Just`) is not stored, so
+    /// that binding finite publishers again and again does not grow the owner's storage.
     func bind<Source: Publisher>(_ source: Source) -> AnyCancellable
     where Source.Output == Input, Source.Failure == Never {
         guard let owner else { return AnyCancellable {} }
         let subscriber = BindingSubscriber(sink: self)
-        let cancellable = AnyCancellable(object: subscriber)
-        owner.subscriptions.insert(cancellable)
+        let handle = subscriber.makeHandle()
         source.subscribe(subscriber)
-        return cancellable
+        // Made only when stored: dropping it would cancel, and a finished binding may
+        // still have values on their way to the main queue.
+        if !subscriber.hasEnded { owner.subscriptions.insert(AnyCancellable(object: subscriber)) }
+        return handle
     }
 }
