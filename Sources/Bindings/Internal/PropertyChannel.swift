@@ -94,11 +94,29 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         for observer in removeAll() { observer.sourceDidEnd() }
     }
 
-    /// Tells the empty handler if nobody is registered (an observer that never
-    /// registered was cancelled).
+    /// Tells the empty handler if no observer is left that is not cancelled (an observer
+    /// that never registered was cancelled).
+    ///
+    /// Cancelled observers count as gone: one cancelled during a delivery (from inside a
+    /// callback, or from another thread) stays in the list until the delivery ends, and
+    /// `observerCount` would then keep a derived observation and its dependency links
+    /// registered for as long as the model lives. Only derived channels have an empty
+    /// handler, and each has one observer, so the scan costs nothing elsewhere.
     @usableFromInline
     func checkEmpty() {
-        if let emptyHandler, observerCount == 0 { emptyHandler.channelBecameEmpty() }
+        guard let emptyHandler else { return }
+        if !hasActiveObserver { emptyHandler.channelBecameEmpty() }
+    }
+
+    /// Whether some registered (or about to be registered) observer is not cancelled.
+    private var hasActiveObserver: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        for index in 0..<slotCount {
+            if let unmanaged = slots[index], !unmanaged.takeUnretainedValue().isCancelled { return true }
+        }
+        for case .add(let observer) in deferred where !observer.isCancelled { return true }
+        return false
     }
 
     /// Unregisters an observer added with ``add(_:needsOld:needsPrior:initial:)``; the

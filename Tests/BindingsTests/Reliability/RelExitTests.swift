@@ -1,0 +1,186 @@
+import Dispatch
+import Testing
+@testable import Bindings
+
+// SPEC section 7: misuse that the library treats as a programmer error stops the program
+// with a message that names the mistake and the fix, in debug and in release builds alike.
+// Each exit test runs its body in a child process and reads what it wrote to stderr.
+// (Zero demand on subjects, `Just` and `Empty`, and negative demands, are in
+// Core/DemandTests.swift.)
+
+final class RelExitModel: KeyValueObservable {
+    @Observed var a = 1
+    var doubled: Int { a * 2 }
+}
+
+/// A subscriber that requests nothing by itself, so that the test can make the request.
+final class RelDemandSubscriber<Input>: Subscriber, @unchecked Sendable {
+    // `@unchecked Sendable`: used on one thread in these tests.
+    typealias Failure = Never
+    var subscription: (any Subscription)?
+    var values: [Input] = []
+
+    func receive(subscription: any Subscription) { self.subscription = subscription }
+    func receive(_ input: Input) -> Subscribers.Demand {
+        values.append(input)
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Never>) {}
+
+    /// Requests `demand` from the subscription.
+    func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
+}
+
+/// A number the optimizer cannot fold, so that the misuse happens at run time.
+func relRuntime(_ value: Int) -> Int { CommandLine.arguments.count > 1_000_000 ? 0 : value }
+
+@Suite("Reliability: programmer errors stop the program")
+struct RelExitTests {
+    static let zeroDemand = "request(_:) was called with a demand of zero"
+
+    @Test func zeroDemandOnAKeyPathSubscription() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelExitModel()
+            let subscriber = RelDemandSubscriber<Int>()
+            model.publisher(for: \.doubled).subscribe(subscriber)
+            subscriber.request(.max(relRuntime(0)))
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnAProjection() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelExitModel()
+            let subscriber = RelDemandSubscriber<Int>()
+            model.$a.subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnAnObservableValue() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let value = ObservableValue(1)
+            let subscriber = RelDemandSubscriber<Int>()
+            value.subscribe(subscriber)
+            subscriber.request(.max(relRuntime(0)))
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandThroughMap() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelExitModel()
+            let subscriber = RelDemandSubscriber<Int>()
+            model.$a.map { $0 + 1 }.subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnCombineLatest() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelExitModel()
+            let subscriber = RelDemandSubscriber<Int>()
+            model.$a.combineLatest(ObservableValue(2)) { $0 + $1 }.subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnMerge() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = RelDemandSubscriber<Int>()
+            ObservableValue(1).merge(with: ObservableValue(2)).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnReceiveOn() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = RelDemandSubscriber<Int>()
+            ObservableValue(1).receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnSwitchToLatest() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = RelDemandSubscriber<Int>()
+            ObservableValue(1).map { ObservableValue($0) }.switchToLatest().subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnFlatMap() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = RelDemandSubscriber<Int>()
+            ObservableValue(1).flatMap { ObservableValue($0) }.subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnDebounce() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = RelDemandSubscriber<Int>()
+            ObservableValue(1).debounce(for: .seconds(1), scheduler: DispatchQueue.global()).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(result).contains(Self.zeroDemand))
+    }
+
+    @Test func zeroDemandOnASequenceAndPrepend() async {
+        let sequence = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = RelDemandSubscriber<Int>()
+            [1, 2, 3].publisher.subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(sequence).contains(Self.zeroDemand))
+        let prepend = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = RelDemandSubscriber<Int>()
+            ObservableValue(1).prepend(0).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #expect(relStandardError(prepend).contains(Self.zeroDemand))
+    }
+
+    @Test func negativeDropFirstNamesTheCount() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ObservableValue(1).dropFirst(relRuntime(-2))
+        }
+        let message = relStandardError(result)
+        #expect(message.contains("dropFirst(-2) needs a count of 0 or more"), "stderr: \(message)")
+    }
+
+    @Test func negativePrefixNamesTheLength() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ObservableValue(1).prefix(relRuntime(-1))
+        }
+        let message = relStandardError(result)
+        #expect(message.contains("prefix(-1) needs a length of 0 or more"), "stderr: \(message)")
+    }
+
+    @Test func notANumberIntervalIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double(relRuntime(0)) / 0.0)
+        }
+        let message = relStandardError(result)
+        #expect(message.contains("a scheduler interval of NaN seconds"), "stderr: \(message)")
+    }
+
+    /// The control: a correct request does not stop the program, and the values arrive.
+    @Test func positiveDemandRuns() async {
+        await #expect(processExitsWith: .success) {
+            let model = RelExitModel()
+            let subscriber = RelDemandSubscriber<Int>()
+            model.publisher(for: \.doubled).subscribe(subscriber)
+            subscriber.request(.max(1))
+            model.a = 5
+            if subscriber.values != [2] { fatalError("unexpected values \(subscriber.values)") }
+        }
+    }
+}
