@@ -8,12 +8,18 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "Bindings", targets: ["Bindings"]),
+        .library(name: "FoundationBindings", targets: ["FoundationBindings"]),
     ],
     targets: [
         .target(name: "Bindings"),
+        .target(name: "FoundationBindings", dependencies: ["Bindings"]),
         .testTarget(
             name: "BindingsTests",
             dependencies: ["Bindings"]
+        ),
+        .testTarget(
+            name: "FoundationBindingsTests",
+            dependencies: ["FoundationBindings", "Bindings"]
         ),
     ],
     swiftLanguageModes: [.v6]
