@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Bindings depends on nothing beyond the Swift toolchain. Only `Benchmarks/Package.swift`
@@ -9,10 +9,12 @@ let package = Package(
     products: [
         .library(name: "Bindings", targets: ["Bindings"]),
         .library(name: "FoundationBindings", targets: ["FoundationBindings"]),
+        .executable(name: "bindings-demo", targets: ["bindings-demo"]),
     ],
     targets: [
         .target(name: "Bindings"),
         .target(name: "FoundationBindings", dependencies: ["Bindings"]),
+        .executableTarget(name: "bindings-demo", dependencies: ["Bindings", "FoundationBindings"]),
         .testTarget(
             name: "BindingsTests",
             dependencies: ["Bindings"]
