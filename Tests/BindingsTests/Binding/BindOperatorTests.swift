@@ -177,8 +177,10 @@ struct BindOperatorTests {
         #expect(BindViewModel.reactive == Reactive<BindViewModel>.self)
     }
 
-    // A failable publisher does not compile as a binding source; each of these lines is
-    // rejected with "requires the types 'BindTestError' and 'Never' be equivalent":
+    // A failable publisher does not compile as a binding source. With
+    // `enum BindTestError: Error { case boom }`, each of these lines is rejected with
+    // "operator function '<~' (or '~>', or instance method 'bind(to:_:)') requires the
+    // types 'BindTestError' and 'Never' be equivalent" (checked with swift 6.3.1):
     //
     //     label.reactive.text <~ Fail<String?, BindTestError>(error: .boom)
     //     Fail<String, BindTestError>(error: .boom) ~> label.reactive.name

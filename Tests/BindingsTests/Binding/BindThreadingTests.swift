@@ -7,33 +7,42 @@ import Testing
 // These are meant for `swift test --sanitize=thread`: no crash, no race, no deadlock, and
 // every binding's token released once its owner is gone.
 
-@Suite("Bindings: threads")
+@Suite("Bindings: threads", .serialized)
 struct BindThreadingTests {
-    @Test func ownersReleasedOnAnotherThreadWhileValuesAreSent() {
-        let source = BindUnchecked(PassthroughSubject<Int, Never>())
-        let stop = BindCounter()
-        let tokens = BindLog<BindUncheckedWeak<BindToken>>()
-        let released = BindCounter()
-        bindRunConcurrently(threads: 3) { index in
+    /// Sends values on thread 0 until the other threads are done (at most `limit`).
+    private static func sendWhileOthersWork(
+        _ send: @escaping @Sendable (Int) -> Void, workers: Int, limit: Int = 20_000,
+        _ work: @escaping @Sendable () -> Void
+    ) {
+        let finished = BindCounter()
+        bindRunConcurrently(threads: workers + 1) { index in
             if index == 0 {
                 var value = 0
-                while stop.count == 0 {
+                while finished.count < workers, value < limit {
                     value += 1
-                    source.value.send(value)
+                    send(value)
                 }
             } else {
-                for _ in 0..<300 {
-                    let owner = BindCountingOwner()
-                    let token = BindToken()
-                    tokens.append(BindUncheckedWeak(token))
-                    owner.reactive.counting(token) <~ source.value
-                    while owner.received.load(ordering: .relaxed) == 0 { sched_yield() }
-                    // `owner` and `token` go here, on this thread, while index 0 sends.
-                }
-                if released.increment() == 2 { stop.increment() }
+                work()
+                finished.increment()
             }
         }
-        #expect(tokens.items.count == 600)
+    }
+
+    @Test func ownersReleasedOnAnotherThreadWhileValuesAreSent() {
+        let source = BindUnchecked(PassthroughSubject<Int, Never>())
+        let tokens = BindLog<BindUncheckedWeak<BindToken>>()
+        Self.sendWhileOthersWork({ source.value.send($0) }, workers: 2) {
+            for _ in 0..<100 {
+                let owner = BindCountingOwner()
+                let token = BindToken()
+                tokens.append(BindUncheckedWeak(token))
+                owner.reactive.counting(token) <~ source.value
+                sched_yield()   // let a value or two reach it
+                // `owner` and `token` go here, on this thread, while thread 0 sends.
+            }
+        }
+        #expect(tokens.items.count == 200)
         #expect(tokens.items.allSatisfy { $0.object == nil })
     }
 
@@ -43,69 +52,71 @@ struct BindThreadingTests {
         do {
             let owner = BindCountingOwner()
             let bindings = BindLog<AnyCancellable>()
-            for _ in 0..<200 {
+            for _ in 0..<100 {
                 let token = BindToken()
                 tokens.append(BindUncheckedWeak(token))
                 bindings.append(owner.reactive.counting(token) <~ source.value)
             }
-            bindRunConcurrently(threads: 2) { index in
-                if index == 0 {
-                    for value in 0..<2_000 { source.value.send(value) }
-                } else {
-                    for binding in bindings.items { binding.cancel() }
+            Self.sendWhileOthersWork({ source.value.send($0) }, workers: 1) {
+                for binding in bindings.items {
+                    binding.cancel()
+                    sched_yield()
                 }
             }
             let afterCancel = owner.received.load(ordering: .relaxed)
             source.value.send(-1)
             #expect(owner.received.load(ordering: .relaxed) == afterCancel)
         }
-        #expect(tokens.items.count == 200)
+        #expect(tokens.items.count == 100)
         #expect(tokens.items.allSatisfy { $0.object == nil })
     }
 
     @Test func observableValueUpdatedOnOneThreadWhileOwnersComeAndGoOnAnother() {
         let model = BindUnchecked(ObservableValue(0))
-        let stop = BindCounter()
         let tokens = BindLog<BindUncheckedWeak<BindToken>>()
-        bindRunConcurrently(threads: 2) { index in
-            if index == 0 {
-                var value = 0
-                while stop.count == 0 {
-                    value += 1
-                    model.value.update(value)
-                }
-            } else {
-                for _ in 0..<300 {
-                    let owner = BindCountingOwner()
-                    let token = BindToken()
-                    tokens.append(BindUncheckedWeak(token))
-                    owner.reactive.counting(token) <~ model.value
-                }
-                stop.increment()
+        Self.sendWhileOthersWork({ model.value.update($0) }, workers: 1) {
+            for _ in 0..<100 {
+                let owner = BindCountingOwner()
+                let token = BindToken()
+                tokens.append(BindUncheckedWeak(token))
+                owner.reactive.counting(token) <~ model.value
             }
         }
-        #expect(tokens.items.count == 300)
+        #expect(tokens.items.count == 100)
+        #expect(tokens.items.allSatisfy { $0.object == nil })
+    }
+
+    @Test func mainActorOwnersReleasedWhileValuesAreSentFromAnotherThread() async {
+        let source = BindUnchecked(PassthroughSubject<String, Never>())
+        let tokens = BindLog<BindUncheckedWeak<BindToken>>()
+        await Task { @MainActor in
+            let sending = Task.detached {
+                for value in 0..<500 { source.value.send("\(value)") }
+            }
+            for _ in 0..<50 {
+                let status = BindStatusLine()
+                let token = BindToken()
+                tokens.append(BindUncheckedWeak(token))
+                BindingSink(owner: status) { @MainActor status, text in
+                    withExtendedLifetime(token) { status.text = text }
+                } <~ source.value
+                await Task.yield()
+            }
+            await sending.value
+            await bindDrainMainQueue()
+        }.value
+        #expect(tokens.items.count == 50)
         #expect(tokens.items.allSatisfy { $0.object == nil })
     }
 
     @Test func listenersReleasedOnAnotherThreadWhileValuesAreUpdated() {
         let value = BindUnchecked(ObservableValue(0))
-        let stop = BindCounter()
         let calls = BindCounter()
-        bindRunConcurrently(threads: 2) { index in
-            if index == 0 {
-                var next = 0
-                while stop.count == 0 {
-                    next += 1
-                    value.value.update(next)
-                }
-            } else {
-                for _ in 0..<300 {
-                    let listener = BindToken()
-                    value.value.bind(listener) { _, _ in calls.increment() }
-                    if Bool.random() { value.value.unbind(listener) }
-                }
-                stop.increment()
+        Self.sendWhileOthersWork({ value.value.update($0) }, workers: 1) {
+            for index in 0..<100 {
+                let listener = BindToken()
+                value.value.bind(listener) { _, _ in calls.increment() }
+                if index.isMultiple(of: 2) { value.value.unbind(listener) }
             }
         }
         value.value.update(-1)        // drops every released listener
