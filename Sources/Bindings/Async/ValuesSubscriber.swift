@@ -104,7 +104,10 @@ final class ValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @u
     /// resumes it at once when the sequence has ended.
     func next(_ continuation: UnsafeContinuation<Delivery, Never>) {
         lock.lock()
-        precondition(waiter == nil, "Bindings: next() was called on a publisher's values iterator while another next() was waiting; an async iterator serves one task at a time")
+        // `fatalError`, not `precondition`: the message must survive -O builds.
+        if waiter != nil {
+            fatalError("Bindings: next() was called on a publisher's values iterator while another next() was waiting; an async iterator serves one task at a time")
+        }
         switch status {
         case .awaitingSubscription:
             waiter = continuation

@@ -107,10 +107,20 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellab
             if MainThread.isCurrent { return queued.load(ordering: .acquiring) == 0 }
             // Off the main thread, a conformance isolated to the main actor does not
             // satisfy a dynamic cast: that tells the two kinds of owner apart, once.
-            let anywhere = (owner as Any) is any BindingOwner
+            let anywhere = conformsHere(owner)
             isolation.store(anywhere ? 1 : 2, ordering: .relaxed)
             return anywhere
         }
+    }
+
+    /// Whether `owner`'s `BindingOwner` conformance can be used on this thread. Out of
+    /// line and unoptimized on purpose: specialized for an `Owner` known to conform, `-O`
+    /// folds the cast to `true` and loses the run-time check of the conformance's
+    /// isolation, so that a main-actor owner was set off the main thread in release
+    /// builds only (found by running the suite with `-c release`).
+    @inline(never) @_optimize(none)
+    private func conformsHere(_ owner: Any) -> Bool {
+        owner is any BindingOwner
     }
 
     /// A value (or, with `nil`, the completion) on its way to the main queue.

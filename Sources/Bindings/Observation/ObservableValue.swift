@@ -35,8 +35,9 @@ public final class ObservableValue<Value>: Publisher {
         channel = PropertyChannel(key: nil, ownerID: nil, read: { storage.value })
     }
 
-    /// Subscriptions do not keep the value alive; when it goes, they finish and are
-    /// released, as those of an `@Observed` property do when its model goes.
+    /// The value is gone: its subscribers finish, and its listeners are released. Without
+    /// this, the channel and the observers still registered with it (which hold the
+    /// channel) would keep each other alive: a listener has no token to end it.
     deinit { channel.close() }
 
     /// The current value. Setting it is the same as ``update(_:)``.

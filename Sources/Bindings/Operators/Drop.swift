@@ -24,7 +24,8 @@ extension Publishers {
 
         /// Creates a publisher that drops the first `count` elements of `upstream`.
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "Bindings: dropFirst(\(count)) needs a count of 0 or more")
+            // `fatalError`, not `precondition`: the message must survive -O builds.
+            if count < 0 { fatalError("Bindings: dropFirst(\(count)) needs a count of 0 or more") }
             self.upstream = upstream
             self.count = count
         }

@@ -26,7 +26,8 @@ extension Publishers {
         /// Creates a publisher that publishes the elements of `upstream` at the
         /// positions in `range`.
         public init(upstream: Upstream, range: CountableRange<Int>) {
-            precondition(range.lowerBound >= 0, "Bindings: Publishers.Output needs a range of positions 0 or more")
+            // `fatalError`, not `precondition`: the message must survive -O builds.
+            if range.lowerBound < 0 { fatalError("Bindings: Publishers.Output needs a range of positions 0 or more") }
             self.upstream = upstream
             self.range = range
         }
@@ -150,7 +151,8 @@ extension Publisher {
     /// let c = person.$firstName.prefix(1).sink { print($0) }   // the current name only
     /// ```
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
-        precondition(maxLength >= 0, "Bindings: prefix(\(maxLength)) needs a length of 0 or more")
+        // `fatalError`, not `precondition`: the message must survive -O builds.
+        if maxLength < 0 { fatalError("Bindings: prefix(\(maxLength)) needs a length of 0 or more") }
         return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 }

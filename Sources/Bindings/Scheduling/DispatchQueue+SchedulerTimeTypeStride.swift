@@ -90,7 +90,8 @@ extension DispatchQueue.SchedulerTimeType {
 
         /// An interval of `s` seconds, rounded towards zero to a whole nanosecond.
         public static func seconds(_ s: Double) -> Stride {
-            precondition(!s.isNaN, "Bindings: a scheduler interval of NaN seconds; pass a number of seconds")
+            // `fatalError`, not `precondition`: the message must survive -O builds.
+            if s.isNaN { fatalError("Bindings: a scheduler interval of NaN seconds; pass a number of seconds") }
             let nanoseconds = s * 1_000_000_000
             if nanoseconds >= Double(Int.max) { return Stride(nanoseconds: .max) }
             if nanoseconds <= Double(Int.min) { return Stride(nanoseconds: .min) }

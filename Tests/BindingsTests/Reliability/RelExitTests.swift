@@ -29,6 +29,11 @@ final class RelDemandSubscriber<Input>: Subscriber, @unchecked Sendable {
 
     /// Requests `demand` from the subscription.
     func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
+
+    func cancel() {
+        subscription?.cancel()
+        subscription = nil
+    }
 }
 
 /// A number the optimizer cannot fold, so that the misuse happens at run time.
@@ -181,6 +186,7 @@ struct RelExitTests {
             subscriber.request(.max(1))
             model.a = 5
             if subscriber.values != [2] { fatalError("unexpected values \(subscriber.values)") }
+            subscriber.cancel()   // the subscription and its subscriber hold each other until then
         }
     }
 }

@@ -352,6 +352,31 @@ struct RelLeakTests {
         #expect(current.core.channel.observerCount == 0)
     }
 
+    /// An `ObservableValue` released while observers are still attached releases them
+    /// (its channel and its observers would otherwise hold each other): a listener, which
+    /// has no token, is released at once, and a subscriber finishes.
+    @Test func releasingAnObservableValueReleasesWhatIsAttached() {
+        weak var weakProbe: RelLeakProbe?
+        weak var weakChannel: PropertyChannel<Int>?
+        let listener = RelLeakOwner()
+        let subscriber: RelLeakSubscriber
+        do {
+            let probe = RelLeakProbe()
+            weakProbe = probe
+            subscriber = RelLeakSubscriber(RelLeakProbe())
+            let value = ObservableValue(0)
+            weakChannel = value.channel
+            value.bind(listener) { _, _ in probe.fire() }
+            value.subscribe(subscriber)
+            value.update(1)
+            #expect(probe.fired == 2)
+        }
+        #expect(weakProbe == nil, "a listener's handler outlived its ObservableValue")
+        #expect(weakChannel == nil, "the channel outlived its ObservableValue")
+        #expect(subscriber.completions == 1)
+        #expect(subscriber.subscription == nil)
+    }
+
     /// Operators hold their upstream subscription and downstream; cancelling the sink at the
     /// end of a chain releases every closure in it, and the subject's registration.
     @Test func operatorChainsAreReleasedOnCancel() {

@@ -200,8 +200,9 @@ struct RelStressTests {
                     sets.add(1, ordering: .relaxed)
                 }
                 homeDone.store(true, ordering: .releasing)
-                // Wait for the other threads to end everything, then check on the home thread.
-                while pool.withLock({ !$0.isEmpty }) { sched_yield() }
+                // Wait until the other threads have ended everything (a handle leaves the
+                // pool before it is ended), then check on the home thread.
+                while ended.load(ordering: .acquiring) < made.load(ordering: .relaxed) { sched_yield() }
                 let counts = [model.$a.channel.observerCount, model.$b.channel.observerCount,
                               model.$flag.channel.observerCount, model.$child.channel.observerCount,
                               model.child.$x.channel.observerCount]
@@ -225,7 +226,7 @@ struct RelStressTests {
                     default: break
                     }
                     handle = nil   // released on this thread
-                    ended.add(1, ordering: .relaxed)
+                    ended.add(1, ordering: .releasing)
                 }
             }
         }
@@ -259,7 +260,7 @@ struct RelStressTests {
                 case 0:
                     value.update(count)
                     subject.send(count)
-                case 1:
+                case 1 where pool.withLock({ $0.count }) < 200:
                     // Subscribing delivers the current value here: not while holding the lock.
                     let token = value.sink { _ in
                         userLock.withLock { _ = received.add(1, ordering: .relaxed) }
