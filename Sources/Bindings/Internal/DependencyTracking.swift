@@ -38,7 +38,6 @@ extension PropertyChannel {
     @usableFromInline
     func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink {
         let link = DependentObserver<Value>(source: self, dependent: dependent, role: role)
-        if role != .priors { addCapturer(dependent) }
         add(link, needsOld: false, needsPrior: role.needsPrior, initial: false)
         return link
     }
@@ -54,11 +53,7 @@ protocol DependencyLink: AnyObject {
 @usableFromInline
 protocol DependentHandler: AnyObject {
     func dependencyWillChange()
-    /// Evaluates now, at a change of a dependency, for ``dependencyDidChange(captured:)``.
-    func captureChange() -> Any?
-    /// A change reached the observation, with what ``captureChange()`` returned then
-    /// (`nil` if it was not asked, e.g. it linked while the change was under way).
-    func dependencyDidChange(captured: Any?)
+    func dependencyDidChange()
     func dependencyEnded()
 }
 
@@ -82,7 +77,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         if event.isPrior {
             if role != .changes { dependent.dependencyWillChange() }
         } else {
-            if role != .priors { dependent.dependencyDidChange(captured: event.captures?.values[ObjectIdentifier(dependent)]) }
+            if role != .priors { dependent.dependencyDidChange() }
         }
     }
 
@@ -90,7 +85,6 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
 
     func detach() {
         guard markCancelled() else { return }
-        if role != .priors { source.removeCapturer(dependent) }
         source.remove(self, needsOld: false, needsPrior: role.needsPrior)
     }
 }

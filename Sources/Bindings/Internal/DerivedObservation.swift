@@ -246,37 +246,22 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         channel.sendPrior(old: last ?? root[keyPath: keyPath])
     }
 
-    /// What `captureChange()` hands back to `dependencyDidChange(captured:)`.
-    private struct Evaluation {
-        let value: Value
-        let sources: [any DependencySource]
-    }
-
-    func captureChange() -> Any? {
-        guard let root, isActive else { return nil }
-        let (value, sources) = evaluate(root)
-        return Evaluation(value: value, sources: sources)
-    }
-
-    func dependencyDidChange(captured: Any?) {
-        guard root != nil else {
+    func dependencyDidChange() {
+        guard let root else {
             end()
             return
         }
         // A link being detached may still hear an event already under way.
         guard isActive, let channel else { return }
-        // The value at the change (see `DerivedCaptures`). No value means the change was
-        // made before this observation linked to (or became active on) this source: its
-        // evaluation when linking already saw that change, so there is nothing to send.
-        guard let evaluation = captured as? Evaluation else { return }
-        relink(to: evaluation.sources)
+        let (value, sources) = evaluate(root)
+        relink(to: sources)
         let old: Value? = lock.withLock {
             guard oldInterest > 0 else { return nil }
             let old = last
-            last = evaluation.value
+            last = value
             return old
         }
-        channel.sendChange(old: old, new: evaluation.value)
+        channel.sendChange(old: old, new: value)
     }
 
     func dependencyEnded() {

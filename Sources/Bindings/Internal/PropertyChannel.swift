@@ -11,32 +11,13 @@ struct PropertyEvent<Value> {
     @usableFromInline let old: Value?
     /// The value after the change; `nil` for a prior notice.
     @usableFromInline let new: Value?
-    /// What the derived observations that depend on this property computed when the
-    /// change was made (see ``DerivedCaptures``); `nil` when none depends on it.
-    @usableFromInline let captures: DerivedCaptures?
 
     @inlinable
-    init(isPrior: Bool, old: Value?, new: Value?, captures: DerivedCaptures? = nil) {
+    init(isPrior: Bool, old: Value?, new: Value?) {
         self.isPrior = isPrior
         self.old = old
         self.new = new
-        self.captures = captures
     }
-}
-
-/// The values that derived observations (computed and chained key paths) computed at
-/// the moment a property they depend on changed, keyed by observation.
-///
-/// A change that is queued behind another (a set made inside a callback) is delivered
-/// after the model has moved on; evaluating the key path at delivery would then give
-/// the later value twice and lose this one. So each derived observation evaluates when
-/// the change is made, and reads its result back when the change reaches it, in order.
-/// Written by the setting thread before the event is sent; only read afterwards.
-@usableFromInline
-final class DerivedCaptures: @unchecked Sendable {
-    // `@unchecked Sendable`: `values` is filled before the event carrying it is sent and
-    // never written after; the channel's lock orders that write before every read.
-    var values: [ObjectIdentifier: Any] = [:]
 }
 
 /// The channel of one observable value: an `@Observed` property of one object, an
@@ -151,44 +132,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// Sends a change. `old` is dropped unless someone asked for it.
     @inlinable
     func sendChange(old: Value?, new: Value) {
-        if capturingDependents.load(ordering: .relaxed) == 0 {
-            send(PropertyEvent(isPrior: false, old: old, new: new))
-        } else {
-            send(PropertyEvent(isPrior: false, old: old, new: new, captures: captureDependents()))
-        }
-    }
-
-    /// The derived observations that depend on this channel's changes (guarded by
-    /// `lock`), and their number, read without the lock on every send.
-    @exclusivity(unchecked) @usableFromInline var capturers: [ObjectIdentifier: any DependentHandler] = [:]
-    @usableFromInline let capturingDependents = Atomic<Int>(0)
-
-    /// Lets each dependent derived observation evaluate now, at the change.
-    @usableFromInline
-    func captureDependents() -> DerivedCaptures {
-        let dependents = lock.withLock { Array(capturers.values) }
-        let captures = DerivedCaptures()
-        for dependent in dependents {
-            if let value = dependent.captureChange() { captures.values[ObjectIdentifier(dependent)] = value }
-        }
-        return captures
-    }
-
-    func addCapturer(_ dependent: any DependentHandler) {
-        lock.withLock {
-            if capturers.updateValue(dependent, forKey: ObjectIdentifier(dependent)) == nil {
-                capturingDependents.add(1, ordering: .relaxed)
-            }
-        }
-    }
-
-    func removeCapturer(_ dependent: any DependentHandler) {
-        let removed = lock.withLock { () -> (any DependentHandler)? in
-            let removed = capturers.removeValue(forKey: ObjectIdentifier(dependent))
-            if removed != nil { capturingDependents.subtract(1, ordering: .relaxed) }
-            return removed
-        }
-        withExtendedLifetime(removed) {}   // released outside the lock
+        send(PropertyEvent(isPrior: false, old: old, new: new))
     }
 
     /// Sends the notice that precedes a change.
@@ -197,6 +141,14 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         send(PropertyEvent(isPrior: true, old: old, new: nil))
     }
 
+    // MARK: DependencySource
+
+    @usableFromInline
+    func attach(_ dependent: any DependentHandler) -> any DependencyLink {
+        let link = DependentObserver<Value>(source: self, dependent: dependent)
+        add(link, needsOld: false, needsPrior: true, initial: false)
+        return link
+    }
 }
 
 /// Told when a channel's last observer has left.
