@@ -58,9 +58,12 @@ public struct Observed<Value> {
     ) -> Value {
         @inline(__always) get {
             // Some thread is tracking dependencies (rare): only a read on that thread
-            // counts, and only then is the channel worth creating.
+            // counts, and only then is the channel worth creating. The tracked read also
+            // tells the channel which key path it stands for, so that observing exactly
+            // this property observes its channel directly. (Using `wrappedKeyPath` here
+            // makes every read materialise it; see Docs/Performance.md.)
             if _slowPath(DependencyTracking.isActive), DependencyTracking.isTrackingOnCurrentThread {
-                DependencyTracking.record(channel(of: instance, storage: storageKeyPath))
+                recordRead(channel(of: instance, storage: storageKeyPath), wrapped: wrappedKeyPath)
             }
             return instance[keyPath: storageKeyPath].value
         }
@@ -114,6 +117,13 @@ public struct Observed<Value> {
     @available(*, unavailable, message: "$property is only available on properties of classes that conform to KeyValueObservable")
     public var projectedValue: Publisher {
         fatalError("unavailable")
+    }
+
+    /// Reports a tracked read, naming the channel's key path the first time.
+    @usableFromInline
+    static func recordRead<Instance>(_ channel: PropertyChannel<Value>, wrapped: ReferenceWritableKeyPath<Instance, Value>) {
+        if channel.key == nil { channel.key = wrapped }
+        DependencyTracking.record(channel)
     }
 
     /// The property's channel, created on first use (on the model's isolation, as every
