@@ -52,9 +52,12 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
-        /// Passes `value` to `receiveValue`.
+        /// Passes `value` to `receiveValue`, unless the sink was cancelled (or completed):
+        /// a value that an upstream had already started to send when another thread
+        /// cancelled stops here.
         @inline(__always)
         public func receive(_ value: Input) -> Subscribers.Demand {
+            guard status.load(ordering: .acquiring) != 2 else { return .none }
             receiveValue(value)
             return .none
         }
