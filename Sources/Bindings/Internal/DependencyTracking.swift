@@ -43,9 +43,18 @@ extension PropertyChannel {
     }
 }
 
-/// A registration made by ``DependencySource/attach(_:)``.
+/// A registration made by ``DependencySource/attach(_:role:)``.
+///
+/// Ending a link takes two steps: ``retire()`` at once, under the lock of the derived
+/// observation that drops it, so that from then on it passes nothing on; ``detach()``
+/// later, outside that lock, to unregister from the source. Between the two, the
+/// observation may already have attached a new link to the same source (re-activated
+/// on another thread), and a change must not reach it twice.
 @usableFromInline
 protocol DependencyLink: AnyObject {
+    /// Stops passing anything on; cheap, callable under a lock.
+    func retire()
+    /// Unregisters from the source (after ``retire()``); idempotent.
     func detach()
 }
 
@@ -81,10 +90,17 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         }
     }
 
+    /// Set by the first ``detach()``, which alone unregisters.
+    private let detached = Atomic<Bool>(false)
+
     override func sourceDidEnd() { dependent.dependencyEnded() }
 
+    /// The source's delivery loop checks `cancelled` before each event.
+    func retire() { cancelled.store(true, ordering: .releasing) }
+
     func detach() {
-        guard markCancelled() else { return }
+        guard !detached.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        cancelled.store(true, ordering: .releasing)
         source.remove(self, needsOld: false, needsPrior: role.needsPrior)
     }
 }

@@ -164,6 +164,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             dropped += links.values
             links = [:]
         }
+        for link in dropped { link.retire() }
         lock.unlock()
         withExtendedLifetime(lastValue) {}   // released outside the lock
         for link in dropped { link.detach() }
@@ -194,6 +195,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             toDetach += priorLinks.values
             priorLinks = [:]
         }
+        for link in toDetach { link.retire() }
         lock.unlock()
 
         for link in toDetach { link.detach() }
@@ -212,6 +214,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
                 if priorInterest > 0, priorLinks[id] == nil { priorLinks[id] = link } else { late.append(link) }
             }
         }
+        for link in late { link.retire() }
         lock.unlock()
         for link in late { link.detach() }
     }
@@ -282,6 +285,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             let links = Array(self.links.values) + Array(priorLinks.values)
             self.links = [:]
             priorLinks = [:]
+            for link in links { link.retire() }
             return links
         }
         guard let links else { return }

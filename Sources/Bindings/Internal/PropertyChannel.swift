@@ -140,15 +140,6 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     func sendPrior(old: Value) {
         send(PropertyEvent(isPrior: true, old: old, new: nil))
     }
-
-    // MARK: DependencySource
-
-    @usableFromInline
-    func attach(_ dependent: any DependentHandler) -> any DependencyLink {
-        let link = DependentObserver<Value>(source: self, dependent: dependent)
-        add(link, needsOld: false, needsPrior: true, initial: false)
-        return link
-    }
 }
 
 /// Told when a channel's last observer has left.

@@ -19,12 +19,7 @@ struct RelModelBasedTests {
     static let sanitizedSeeds: [UInt64] = Array(1...40)
     static let operationsPerSeed = 250
 
-    // Disabled, not passing: the reference model gives each observer of a computed or
-    // chained key path its own derived observation, while the library now shares one per
-    // (object, key path), so observers added or removed from inside callbacks see a
-    // different (never stale) sequence. The reference must learn the sharing rule; until
-    // then the stress, leak and never-stale suites cover these paths.
-    @Test(.disabled("reference model predates shared derived observations; see the comment above"))
+    @Test
     func fixedSeedsMatchTheReferenceModel() {
         var seeds = RelEnvironment.sanitizer == "none" ? Self.fixedSeeds : Self.sanitizedSeeds
         if let one = RelEnvironment.variable("REL_MODEL_SEED").flatMap(UInt64.init) { seeds = [one] }
@@ -146,17 +141,8 @@ struct RelModelBasedTests {
             }
             let counts = actual.system.observerCounts()
             let expectedCounts = expected.system.observerCounts()
-            // Observers of one computed or chained key path of one object share one
-            // derived observation, which registers once with each dependency: the library
-            // may register fewer times than the reference (one per observer), never more,
-            // and never none where the reference has some (a lost registration), nor some
-            // where it has none (a leak).
-            func differs(_ index: Int) -> Bool {
-                let (got, want) = (counts[index], expectedCounts[index])
-                return got > want || (got == 0) != (want == 0)
-            }
-            if RelModelGenerator.channelNames.indices.contains(where: differs) {
-                let differing = RelModelGenerator.channelNames.indices.filter(differs)
+            if counts != expectedCounts {
+                let differing = RelModelGenerator.channelNames.indices.filter { counts[$0] != expectedCounts[$0] }
                     .map { "\(RelModelGenerator.channelNames[$0]): \(counts[$0]) (expected \(expectedCounts[$0]))" }
                 return "observer counts differ (a leaked or lost registration): \(differing)"
             }

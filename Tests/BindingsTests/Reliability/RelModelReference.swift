@@ -12,6 +12,10 @@
 /// - A computed or chained key path depends on what its getter reads; after each change
 ///   of a dependency it is evaluated again, and depends on what it read this time (a
 ///   replaced chain link, a switched dependency), then delivers its new value.
+/// - Every observer of one computed or chained key path of one model shares one derived
+///   observation: one evaluation per change, delivered through one channel, so that all
+///   of them see the same values in the same order. It depends on its sources while it
+///   has observers, and re-evaluates what it reads when the first observer comes back.
 final class RelModelReference: RelModelSystem {
     /// One observable value's observers and queue.
     final class Channel {
@@ -101,14 +105,17 @@ final class RelModelReference: RelModelSystem {
         }
     }
 
-    /// A computed or chained key path under observation: it depends on channels through
-    /// links, and delivers through its own channel to its one observer.
+    /// A computed or chained key path under observation: while it has observers it
+    /// depends on channels through links, and delivers through its own channel to all of
+    /// them.
     final class Derived {
         let model: Model
         let key: RelModelKey
         let channel = Channel("derived")
         var links: [(Channel, Entry)] = []
-        var ended = false
+        /// Observers attached; links exist exactly while there are some.
+        var interest = 0
+        var active: Bool { interest > 0 }
 
         init(model: Model, key: RelModelKey) {
             self.model = model
@@ -135,7 +142,7 @@ final class RelModelReference: RelModelSystem {
         }
 
         func relink() {
-            guard !ended else { return }
+            guard active else { return }
             let wanted = sources
             var kept: [(Channel, Entry)] = []
             for link in links {
@@ -150,13 +157,21 @@ final class RelModelReference: RelModelSystem {
         }
 
         func dependencyChanged() {
-            guard !ended else { return }
+            guard active else { return }
             relink()
             channel.send(value)
         }
 
-        func end() {
-            ended = true
+        /// An observer comes: the first one makes it read the model afresh and link.
+        func addInterest() {
+            interest += 1
+            if interest == 1 { relink() }
+        }
+
+        /// An observer goes: with the last one it leaves its dependencies.
+        func removeInterest() {
+            interest -= 1
+            guard interest == 0 else { return }
             for link in links { link.0.remove(link.1) }
             links = []
         }
@@ -166,6 +181,8 @@ final class RelModelReference: RelModelSystem {
     private var value = 0
     private let valueChannel = Channel("value")
     private var attached: [Int: (channel: Channel, entry: Entry, derived: Derived?)] = [:]
+    /// The derived observation of each model's computed and chained key paths.
+    private var derived: [String: Derived] = [:]
 
     func set(model index: Int, _ what: RelModelSet, value: Int) {
         let model = models[index]
@@ -207,8 +224,9 @@ final class RelModelReference: RelModelSystem {
             case .b: channel = model.channelB
             case .flag: channel = model.channelFlag
             default:
-                let derived = Derived(model: model, key: key)
-                derived.relink()
+                let derived = self.derived["\(index).\(key)", default: Derived(model: model, key: key)]
+                self.derived["\(index).\(key)"] = derived
+                derived.addInterest()
                 attached[id] = (derived.channel, entry, derived)
                 derived.channel.add(entry, initial: spec.api.initial ? derived.value : nil)
                 return
@@ -221,7 +239,7 @@ final class RelModelReference: RelModelSystem {
     func remove(id: Int) {
         guard let (channel, entry, derived) = attached.removeValue(forKey: id) else { return }
         channel.remove(entry)
-        derived?.end()   // its only observer left
+        derived?.removeInterest()
     }
 
     func current(_ target: RelModelTarget) -> Int {

@@ -375,7 +375,9 @@ struct RelStressTests {
         let probe = world.probe(.model(key), model)
         let canary = RelCanary(world.canaries)
         let handle: RelStressHandle
-        switch random.below(5) {
+        let way = random.below(5)
+        probe.state.withLock { $0.how = ["publisher.sink", "observe", "publisher.removeDuplicates.map.sink", "$a.sink setting echo", "reactive.sink"][way == 3 && key != .a ? 4 : way] }
+        switch way {
         case 0:
             handle = .cancellable(model.publisher(for: key.keyPath).sink { value in
                 canary.touch()
@@ -423,6 +425,7 @@ struct RelStressTests {
         let value = world.values[index]
         let probe = world.probe(.shared(index), nil)
         let handle: RelStressHandle
+        probe.state.withLock { $0.how = ["sink", "listener", "map.filter.sink"][choice] }
         switch choice {
         case 0:
             handle = .cancellable(value.sink { received in
@@ -470,7 +473,7 @@ struct RelStressTests {
             ? 1 + random.below(2) : random.below(3)
         if way != 0 { handle?.end(twice: way == 2) }
         handle = nil   // the last reference: with `way == 0`, deinit is what ends it
-        probe.markCancelled()
+        probe.markCancelled(way: way)
         if isToken {
             world.stats.invalidate.add(1, ordering: .relaxed)
         } else {
@@ -487,9 +490,13 @@ struct RelStressTests {
         var disorder = 0
         var lateDeliveries = 0
         var checked = 0
+        var details: [String] = []
         for probe in world.probes.snapshot {
             let state = probe.state.snapshot
             disorder += state.disorder
+            if state.disorder > 0 || (state.cancelled && state.count - state.countAtCancel > 1) {
+                details.append("\(probe.target) via \(state.how): recent \(state.recent), received \(state.count - state.countAtCancel) after cancel: \(state.afterCancel)")
+            }
             if state.cancelled {
                 if state.count - state.countAtCancel > 1 { lateDeliveries += 1 }
                 continue
@@ -510,6 +517,7 @@ struct RelStressTests {
         #expect(stale == 0, "\(stale) of \(checked) attached observers ended stale")
         #expect(disorder == 0, "\(disorder) values arrived out of order")
         #expect(lateDeliveries == 0, "\(lateDeliveries) observers received more than the in-flight value after cancel() returned")
+        #expect(details.isEmpty, "\(details.prefix(5))")
     }
 
     func checkOwners(_ world: World) {

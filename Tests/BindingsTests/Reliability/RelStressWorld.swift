@@ -1,4 +1,9 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @testable import Bindings
 
 // The objects the stress tests work on. Models are confined to one thread each (their
@@ -86,6 +91,11 @@ final class RelStressProbe: @unchecked Sendable {
         var lastPerThread: [Int] = Array(repeating: -1, count: RelStressSetup.threads)
         var cancelled = false
         var countAtCancel = 0
+        /// The last few values, for the message of a failed check.
+        var recent: [Int] = []
+        /// How the observer was attached, for the same message.
+        var how = ""
+        var afterCancel: [String] = []
     }
 
     let target: Target
@@ -111,13 +121,17 @@ final class RelStressProbe: @unchecked Sendable {
                 state.lastPerThread[thread] = seq
             }
             state.last = value
+            if state.recent.count == 8 { state.recent.removeFirst() }
+            state.recent.append(value)
+            if state.cancelled { state.afterCancel.append("\(value) on \(RelThreadName.current)") }
         }
     }
 
-    func markCancelled() {
+    func markCancelled(way: Int = 1) {
         state.withLock { state in
             state.cancelled = true
             state.countAtCancel = state.count
+            state.afterCancel.append("cancelled (way \(way)) on \(RelThreadName.current)")
         }
     }
 }
@@ -194,3 +208,10 @@ extension RelStressHandle {
 
 /// A listener for the listener API.
 final class RelStressListener {}
+
+/// The current thread, as a short name for failure messages.
+enum RelThreadName {
+    static var current: String {
+        "\(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self())))) % 100_000)"
+    }
+}
