@@ -189,7 +189,7 @@ struct RelStressTests {
                             handle = owner
                         }
                         made.add(1, ordering: .relaxed)
-                        pool.withLock { $0.append(handle) }
+                        pool.append(consume handle)
                     }
                     switch operations % 5 {
                     case 0: model.child = RelStressChild(x: model.next())
@@ -406,7 +406,7 @@ struct RelStressTests {
                 probe.record(value)
             }, probe)
         }
-        world.pool.withLock { $0.append(handle) }
+        world.pool.append(consume handle)
     }
 
     static func subscribeToShared(world: World, random: inout RelRandom) {
@@ -418,7 +418,7 @@ struct RelStressTests {
                 canary.touch()
                 probe.record(value)
             }
-            world.pool.withLock { $0.append(.cancellable(cancellable, probe)) }
+            world.pool.append(RelStressHandle.cancellable(consume cancellable, probe))
             return
         }
         let index = random.below(world.values.count)
@@ -445,7 +445,7 @@ struct RelStressTests {
                 probe.record(received)
             }, probe)
         }
-        world.pool.withLock { $0.append(handle) }
+        world.pool.append(consume handle)
     }
 
     static func bindOwner(to model: RelStressModel, world: World, random: inout RelRandom) {
@@ -458,7 +458,7 @@ struct RelStressTests {
             canary.touch()
             owner.lastShared = value
         }
-        world.owners.withLock { $0.append(owner) }
+        world.owners.append(consume owner)
     }
 
     /// Takes one handle made by any thread and ends it, in one of the ways a user would:

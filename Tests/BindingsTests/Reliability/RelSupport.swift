@@ -123,6 +123,17 @@ final class RelLocked<Value>: @unchecked Sendable {
     }
 
     var snapshot: Value { withLock { $0 } }
+
+    /// Appends `element`, giving up the caller's reference: once this returns, the
+    /// collection holds the only one, so that another thread that takes the element out
+    /// and drops it really releases it. (A caller that appended a copy and still held its
+    /// own until it returned made "released on another thread" happen later, on the
+    /// caller, at a moment the test did not know.)
+    func append<Element>(_ element: consuming Element) where Value == [Element] {
+        lock.lock()
+        value.append(element)
+        lock.unlock()
+    }
 }
 
 /// Facts about the running test binary, printed with the figures of each run.
