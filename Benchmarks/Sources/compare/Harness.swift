@@ -170,3 +170,14 @@ func countAllocations(_ body: () -> Void) -> (count: Int, sizes: [Int]) {
     let sizes = (0..<min(count, Int(BENCH_RECORDED_SIZES))).map { Int(bench_allocation_size(UInt64($0))) }
     return (count, sizes)
 }
+
+/// Starts a thread that does nothing and waits for it to end: from then on the process
+/// counts as multi-threaded for glibc, as every application with a Dispatch queue does.
+func startAndJoinAThread() {
+    #if canImport(Glibc)
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { _ in nil }, nil)
+    precondition(started == 0, "compare: could not start a thread (error \(started))")
+    pthread_join(thread, nil)
+    #endif
+}

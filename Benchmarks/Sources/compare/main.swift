@@ -13,6 +13,7 @@ import Darwin
 var jsonPath: String?
 var rounds = 7
 var only: String?
+var singleThreaded = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -22,15 +23,21 @@ while let argument = arguments.popFirst() {
         rounds = arguments.popFirst().flatMap { Int($0) } ?? rounds
     case "--only":
         only = arguments.popFirst()
+    case "--single-threaded":
+        singleThreaded = true
     case "--help", "-h":
         print("""
-            usage: compare [--json PATH] [--rounds N] [--only KEY]
+            usage: compare [--json PATH] [--rounds N] [--only KEY] [--single-threaded]
               --json PATH   also write the headline figures as JSON
               --rounds N    interleaved rounds (default 7)
               --only KEY    run one comparison, for profiling: set_notify, set_unobserved,
                             set_after_observers_left, per_subscriber, subscribe_cancel, nested,
                             subject, computed, generic_sink, observe, binding, floors, wide,
                             cancel_one, memory
+              --single-threaded
+                            measure in a process that never started a second thread
+                            (glibc then skips the atomic instructions of its mutexes; no
+                            application that uses Dispatch or a timer runs that way)
             Build in release: swift run -c release --package-path Benchmarks compare
             """)
         exit(0)
@@ -39,6 +46,12 @@ while let argument = arguments.popFirst() {
         exit(2)
     }
 }
+
+// An application that uses Dispatch, a timer or a second thread is multi-threaded, and
+// glibc's mutexes cost their atomic instructions only from the moment a process starts
+// a second thread (before that, they skip the lock prefix). Measure as such an
+// application runs: start one thread and let it end.
+if !singleThreaded { startAndJoinAThread() }
 
 let startedAt = monotonicNanoseconds()
 let report = runComparison(rounds: max(1, rounds), only: only)

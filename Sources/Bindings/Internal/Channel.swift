@@ -20,20 +20,25 @@ import Darwin
 ///   take locks of their own.
 /// - An observer added during a delivery gets only events sent after it joined; one
 ///   cancelled during a delivery gets nothing more and is released right after it.
-/// - Cost of a send with no observers: one lock round trip. With observers: two, plus a
-///   plain call per observer (observers are stored unmanaged, so the loop does not
-///   retain or release them).
+/// - Cost of a send: two atomic compare-and-swaps on the channel's state word (one to
+///   become the deliverer, one to stop), plus a plain call per observer (observers are
+///   stored unmanaged, so the loop does not retain or release them). With no observers,
+///   the same two.
 ///
 /// Subclasses add state (``PropertyChannel``); every member here is `final`.
 @usableFromInline
 class Channel<Event>: @unchecked Sendable {
-    // `@unchecked Sendable`: every stored property below is guarded by `lock`, except
-    // `slots` and `slotCount`, which the delivering thread also reads without the lock
-    // while `delivering` is true; during that time no thread writes them (adds and
+    // `@unchecked Sendable`: every stored property below is guarded by the lock that
+    // `state` implements (`lock()`/`unlock()`), except `slots`, `slotCount` and
+    // `liveCount`, which the delivering thread also reads without the lock while
+    // `ChannelState.delivering` is set; during that time no other thread writes them (adds and
     // removals go to `deferred` and are applied by the delivering thread under the lock).
     // `@exclusivity(unchecked)`: the lock, not dynamic enforcement, orders these accesses.
 
-    @usableFromInline final let lock = Lock()
+    /// The channel's lock and delivery flags in one word (see ``ChannelState``). Every change to
+    /// it is a compare-and-swap that expects `ChannelState.locked` clear, so the lock's holder is
+    /// the only thread that can change it, and unlocks with a plain store.
+    @usableFromInline final let state = Atomic<UInt>(0)
 
     /// Registered observers, in registration order, each retained once by the channel
     /// (released outside the lock on removal). A removed observer leaves a hole (`nil`)
@@ -44,8 +49,12 @@ class Channel<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline final var capacity: Int
     @exclusivity(unchecked) @usableFromInline final var liveCount = 0
 
-    @exclusivity(unchecked) @usableFromInline final var delivering = false
-    @exclusivity(unchecked) @usableFromInline final var deliverer = pthread_self()
+    /// The delivering thread, so that a registration made from inside one of its
+    /// callbacks gets its initial event at once. Written by the deliverer once it is one.
+    @usableFromInline final let deliverer = Atomic<UInt>(0)
+    /// Numbers the queued events, so that an observer registered while an event waits in
+    /// the queue does not receive it. Only queued events take a number: an event
+    /// delivered at once reaches exactly the observers in `slots`.
     @exclusivity(unchecked) @usableFromInline final var sequence: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline final var pending: [Pending] = []
     @exclusivity(unchecked) @usableFromInline final var pendingHead = 0
@@ -92,7 +101,62 @@ class Channel<Event>: @unchecked Sendable {
     }
 
     /// The number of registered observers.
-    final var observerCount: Int { lock.withLock { liveCount } }
+    final var observerCount: Int { withLock { liveCount } }
+
+    // MARK: The lock
+
+    /// Takes the channel's lock: short critical sections that never call user code.
+    /// Not recursive.
+    @inlinable @inline(__always)
+    final func lock() {
+        if state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged { return }
+        lockSlow()
+    }
+
+    /// The lock is held, or a delivery is on: spin briefly, then yield the processor
+    /// to whoever holds it.
+    @usableFromInline
+    final func lockSlow() {
+        var attempts = 0
+        while true {
+            let current = state.load(ordering: .relaxed)
+            if current & ChannelState.locked == 0,
+               state.compareExchange(expected: current, desired: current | ChannelState.locked, ordering: .acquiring).exchanged {
+                return
+            }
+            attempts += 1
+            if attempts > 32 { sched_yield() }
+        }
+    }
+
+    /// Gives up the lock. `work` marks that something was queued or deferred for the
+    /// thread that is delivering (only while one is).
+    @inlinable @inline(__always)
+    final func unlock(work: Bool = false) {
+        // Only the holder can change `state` while it is locked: a plain store will do.
+        let bits = state.load(ordering: .relaxed) & ~ChannelState.locked
+        state.store(work ? bits | ChannelState.work : bits, ordering: .releasing)
+    }
+
+    /// Runs `body` with the lock held. `body` must not call user code.
+    @inlinable @inline(__always)
+    final func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Under the lock: whether a thread is delivering.
+    @inlinable @inline(__always)
+    final var isDelivering: Bool { state.load(ordering: .relaxed) & ChannelState.delivering != 0 }
+
+    /// Under the lock, not delivering: become the deliverer and give up the lock in one
+    /// store.
+    @inlinable @inline(__always)
+    final func unlockBecomingDeliverer() {
+        deliverer.store(currentThreadID(), ordering: .relaxed)
+        state.store(ChannelState.delivering, ordering: .releasing)
+    }
 
     // MARK: Registration
 
@@ -102,14 +166,19 @@ class Channel<Event>: @unchecked Sendable {
     /// and `add` returns `false` (a completed subject, a closed channel).
     @inlinable @discardableResult
     final func add(_ observer: ChannelObserver<Event>, accept: () -> Bool = { true }) -> Bool {
-        lock.lock()
+        lock()
         guard accept() else {
-            lock.unlock()
+            unlock()
             return false
         }
         observer.joinedAfter = sequence
-        if delivering { deferred.append(.add(observer)) } else { insert(observer) }
-        lock.unlock()
+        if isDelivering {
+            deferred.append(.add(observer))
+            unlock(work: true)
+        } else {
+            insert(observer)
+            unlock()
+        }
         return true
     }
 
@@ -120,31 +189,29 @@ class Channel<Event>: @unchecked Sendable {
     /// thread delivers it next, in order.
     @inlinable @discardableResult
     final func add(_ observer: ChannelObserver<Event>, initial: () -> Event, accept: () -> Bool = { true }) -> Bool {
-        lock.lock()
+        lock()
         guard accept() else {
-            lock.unlock()
+            unlock()
             return false
         }
         observer.joinedAfter = sequence
         let event = initial()
-        if !delivering {
+        if !isDelivering {
             // Become the deliverer, so that nothing reaches the observer before this.
             insert(observer)
-            delivering = true
-            deliverer = pthread_self()
-            lock.unlock()
+            unlockBecomingDeliverer()
             if !observer.isCancelled { observer.receive(event) }
             endDelivering()
-        } else if pthread_equal(deliverer, pthread_self()) != 0 {
+        } else if deliverer.load(ordering: .relaxed) == currentThreadID() {
             // Re-entrant, from a callback on the delivering thread: deliver now; the
             // observer joins the list when the current event is done.
             deferred.append(.add(observer))
-            lock.unlock()
+            unlock(work: true)
             if !observer.isCancelled { observer.receive(event) }
         } else {
             deferred.append(.add(observer))
             pending.append(Pending(sequence: sequence, event: event, target: observer))
-            lock.unlock()
+            unlock(work: true)
         }
         return true
     }
@@ -153,20 +220,18 @@ class Channel<Event>: @unchecked Sendable {
     /// ordered with every other delivery; used to re-send a current value on demand.
     @inlinable
     final func deliverCurrent(to observer: ChannelObserver<Event>, _ current: () -> Event?) {
-        lock.lock()
+        lock()
         guard let event = current() else {
-            lock.unlock()
+            unlock()
             return
         }
-        if !delivering {
-            delivering = true
-            deliverer = pthread_self()
-            lock.unlock()
+        if !isDelivering {
+            unlockBecomingDeliverer()
             if !observer.isCancelled { observer.receive(event) }
             endDelivering()
         } else {
             pending.append(Pending(sequence: sequence, event: event, target: observer))
-            lock.unlock()
+            unlock(work: true)
         }
     }
 
@@ -174,33 +239,34 @@ class Channel<Event>: @unchecked Sendable {
     @inlinable
     final func remove(_ observer: ChannelObserver<Event>) {
         observer.cancelled.store(true, ordering: .relaxed)
-        lock.lock()
-        if delivering {
+        lock()
+        if isDelivering {
             deferred.append(.remove(observer))
-            lock.unlock()
+            unlock(work: true)
             return
         }
         let removed = take(observer)
-        lock.unlock()
+        unlock()
         removed?.release()
     }
 
     /// The registered observers, in order (for rare look-ups such as `unbind`).
     final func snapshot() -> [ChannelObserver<Event>] {
-        lock.lock()
+        lock()
         var observers: [ChannelObserver<Event>] = []
         for index in 0..<slotCount {
             if let unmanaged = slots[index] { observers.append(unmanaged.takeUnretainedValue()) }
         }
         for case .add(let observer) in deferred { observers.append(observer) }
-        lock.unlock()
+        unlock()
         return observers
     }
 
     /// Cancels and removes every observer; the caller releases what is returned, outside
     /// any lock. Used when the source of the events completes or goes away.
     final func removeAll() -> [ChannelObserver<Event>] {
-        lock.lock()
+        lock()
+        let delivering = isDelivering
         var removed: [ChannelObserver<Event>] = []
         for index in 0..<slotCount {
             guard let unmanaged = slots[index] else { continue }
@@ -218,7 +284,7 @@ class Channel<Event>: @unchecked Sendable {
             slotCount = 0
             liveCount = 0
         }
-        lock.unlock()
+        unlock(work: delivering && !deferred.isEmpty)
         return removed
     }
 
@@ -281,9 +347,21 @@ class Channel<Event>: @unchecked Sendable {
     // MARK: Delivery
 
     /// Sends `event` to every observer (see the type's contract).
+    ///
+    /// The fast path takes no lock: one compare-and-swap makes this thread the
+    /// deliverer if nobody holds the lock or delivers, and one more ends the delivery if
+    /// nothing was queued or deferred meanwhile.
     @inlinable
     final func send(_ event: Event) {
-        send(event) { true }
+        guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiring).exchanged else {
+            send(event) { true }
+            return
+        }
+        if liveCount != 0 {
+            deliverer.store(currentThreadID(), ordering: .relaxed)
+            deliver(event, sequence: .max)
+        }
+        endDelivering()
     }
 
     /// Sends `event` if `accept`, run under the lock, returns `true`; `accept` is where a
@@ -291,45 +369,37 @@ class Channel<Event>: @unchecked Sendable {
     /// event's place in the order.
     @inlinable
     final func send(_ event: Event, accept: () -> Bool) {
-        lock.lock()
+        lock()
         guard accept() else {
-            lock.unlock()
+            unlock()
             return
         }
-        sequence &+= 1
-        if delivering {
+        if isDelivering {
+            sequence &+= 1
             pending.append(Pending(sequence: sequence, event: event, target: nil))
-            lock.unlock()
+            unlock(work: true)
             return
         }
         if liveCount == 0 {
-            lock.unlock()
+            unlock()
             return
         }
-        delivering = true
-        deliverer = pthread_self()
-        let sequence = self.sequence
-        lock.unlock()
-        deliver(event, sequence: sequence)
+        unlockBecomingDeliverer()
+        deliver(event, sequence: .max)
         endDelivering()
     }
 
-    /// Ends a delivery: the common case (nothing queued or deferred meanwhile) inline,
-    /// the rest in ``finishDelivering()``.
+    /// Ends a delivery: the common case (nothing queued or deferred meanwhile, nobody
+    /// holding the lock) in one compare-and-swap, the rest in ``finishDelivering()``.
     @inlinable
     final func endDelivering() {
-        lock.lock()
-        if deferred.isEmpty, pendingHead == pending.count {
-            delivering = false
-            lock.unlock()
-            return
-        }
-        lock.unlock()
+        if state.compareExchange(expected: ChannelState.delivering, desired: 0, ordering: .releasing).exchanged { return }
         finishDelivering()
     }
 
-    /// Calls every registered observer. Runs without the lock, only on the delivering
-    /// thread, while no other thread writes `slots`.
+    /// Calls every registered observer that joined before the event numbered `sequence`
+    /// (`.max` for an event delivered at once: all of them). Runs without the lock, only
+    /// on the delivering thread, while no other thread writes `slots`.
     @inlinable
     final func deliver(_ event: Event, sequence: UInt64) {
         let slots = self.slots
@@ -354,7 +424,7 @@ class Channel<Event>: @unchecked Sendable {
         var changes: [DeferredChange] = []
         var delivered: [Pending] = []
         while true {
-            lock.lock()
+            lock()
             if !deferred.isEmpty {
                 swap(&changes, &deferred)
                 for change in changes {
@@ -369,7 +439,9 @@ class Channel<Event>: @unchecked Sendable {
             if pendingHead < pending.count {
                 let next = pending[pendingHead]
                 pendingHead += 1
-                lock.unlock()
+                // Still delivering; `work` stays set while more is queued, so that the
+                // swap in `endDelivering` cannot end the delivery early.
+                state.store(ChannelState.delivering | (pendingHead < pending.count ? ChannelState.work : 0), ordering: .releasing)
                 dropReleased(&released, &changes)
                 if let target = next.target {
                     if !target.isCancelled { target.receive(next.event) }
@@ -382,8 +454,8 @@ class Channel<Event>: @unchecked Sendable {
                 swap(&delivered, &pending)
                 pendingHead = 0
             }
-            delivering = false
-            lock.unlock()
+            // Nothing queued or deferred: stop delivering and unlock in one store.
+            state.store(0, ordering: .releasing)
             dropReleased(&released, &changes)
             return
         }
@@ -397,4 +469,26 @@ class Channel<Event>: @unchecked Sendable {
         }
         if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
     }
+}
+
+/// The bits of a ``Channel``'s `state` word.
+@usableFromInline
+enum ChannelState {
+    /// A thread holds the lock.
+    @inlinable static var locked: UInt { 1 }
+    /// A thread is delivering: it alone writes `slots`, and reads them unlocked.
+    @inlinable static var delivering: UInt { 2 }
+    /// While delivering: events were queued or registrations deferred, so the
+    /// deliverer must take the lock before it stops (its swap back to 0 fails).
+    @inlinable static var work: UInt { 4 }
+}
+
+/// An identifier of the current thread, cheap to read (no allocation, no lock).
+@inlinable @inline(__always)
+func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
 }

@@ -90,7 +90,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// the lock) that nothing more will come.
     @usableFromInline
     func close() {
-        lock.withLock { closed = true }
+        withLock { closed = true }
         for observer in removeAll() { observer.sourceDidEnd() }
     }
 
@@ -110,8 +110,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 
     /// Whether some registered (or about to be registered) observer is not cancelled.
     private var hasActiveObserver: Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        lock()
+        defer { unlock() }
         for index in 0..<slotCount {
             if let unmanaged = slots[index], !unmanaged.takeUnretainedValue().isCancelled { return true }
         }

@@ -42,7 +42,7 @@ public final class ObservableValue<Value>: Publisher {
 
     /// The current value. Setting it is the same as ``update(_:)``.
     public var value: Value {
-        get { channel.lock.withLock { storage.value } }
+        get { channel.withLock { storage.value } }
         set { update(newValue) }
     }
 

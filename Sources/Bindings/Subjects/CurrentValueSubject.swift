@@ -21,7 +21,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     /// After completion, setting it changes nothing.
     public var value: Output {
         get {
-            core.channel.lock.withLock { core.current! }
+            core.channel.withLock { core.current! }
         }
         set { send(newValue) }
     }

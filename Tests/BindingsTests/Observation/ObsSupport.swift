@@ -153,11 +153,21 @@ extension Observed {
     var wantsOld: Bool { channel?.takeUnretainedValue().wantsOld ?? false }
     /// Whether some observer makes a set send a prior notice.
     var wantsPrior: Bool { channel?.takeUnretainedValue().wantsPrior ?? false }
-    /// The number of events sent through the property's channel.
-    var sentCount: UInt64 {
-        guard let channel = channel?.takeUnretainedValue() else { return 0 }
-        return channel.lock.withLock { channel.sequence }
+    /// Counts the events sent through the property's channel from now on (changes and
+    /// prior notices), or `nil` when the property has no channel (was never observed).
+    func countEvents() -> ObsEventCounter<Value>? {
+        guard let channel = channel?.takeUnretainedValue() else { return nil }
+        let counter = ObsEventCounter<Value>()
+        channel.add(counter)
+        return counter
     }
+}
+
+/// A raw channel observer that counts what reaches it: it asks for no old values and no
+/// prior notices, so attaching it changes nothing of what a set sends.
+final class ObsEventCounter<Value>: ChannelObserver<PropertyEvent<Value>> {
+    private(set) var count = 0
+    override func receive(_ event: PropertyEvent<Value>) { count += 1 }
 }
 
 extension ObsPerson {
