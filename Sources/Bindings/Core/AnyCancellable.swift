@@ -15,58 +15,40 @@ import Synchronization
 /// exactly once and is released right after it runs. `AnyCancellable` is hashable by
 /// identity so that it can be stored in a `Set`.
 public final class AnyCancellable: Cancellable, Hashable {
-    /// 0 while live, 1 once cancelled.
-    private let state = Atomic<UInt8>(0)
-    /// Only the thread that flips `state` from 0 to 1 reads or clears this after `init`
-    /// (and `deinit`, which runs alone), so it needs no lock of its own.
-    private var action: Action?
-
-    /// Two words at most, so that an `AnyCancellable` stays a 48-byte allocation.
-    private enum Action {
-        case closure(() -> Void)
-        case object(any AnyObject & Cancellable)
-    }
+    /// What to cancel, retained (+1) until `cancel()` or `deinit` takes it. One atomic
+    /// word, so that exactly one of any number of racing `cancel()` calls gets it, and so
+    /// that an `AnyCancellable` is the smallest object the allocator hands out (its
+    /// header and this word: 24 bytes). The library's own subscriptions are targets
+    /// themselves; anything else is boxed in one.
+    @usableFromInline let target: Atomic<UnsafeMutableRawPointer?>
 
     /// Creates a cancellable that runs `cancel` once, when cancelled or deinitialised.
-    public init(_ cancel: @escaping () -> Void) {
-        action = .closure(cancel)
+    public convenience init(_ cancel: @escaping () -> Void) {
+        self.init(target: ClosureCancellation(cancel))
     }
 
     /// Creates a cancellable that forwards cancellation to `canceller`.
-    public init<C: Cancellable>(_ canceller: C) {
-        if type(of: canceller) is AnyClass,
-           let object = canceller as AnyObject as? any AnyObject & Cancellable {
-            action = .object(object)
-        } else {
-            action = .closure { canceller.cancel() }
-        }
+    public convenience init<C: Cancellable>(_ canceller: C) {
+        self.init(target: BoxedCancellation(canceller))
     }
 
-    /// Wraps one of the library's own cancellable objects without the dynamic casts of
-    /// ``init(_:)-(C)`` (a measured ~200 ns per subscription).
-    @usableFromInline
-    init(object: any AnyObject & Cancellable) {
-        action = .object(object)
+    /// Wraps one of the library's own cancellable objects, with no box and no dynamic cast.
+    @inlinable
+    init(target: consuming CancellationTarget) {
+        self.target = Atomic(Unmanaged.passRetained(target).toOpaque())
     }
 
     deinit {
-        if state.load(ordering: .acquiring) == 0 { Self.run(action) }
+        // Alone here: no other thread can be cancelling, so a plain load will do.
+        if let pointer = target.load(ordering: .acquiring) {
+            Unmanaged<CancellationTarget>.fromOpaque(pointer).takeRetainedValue().cancelFromHandle()
+        }
     }
 
     /// Cancels the activity; later calls do nothing.
     public func cancel() {
-        guard state.exchange(1, ordering: .acquiringAndReleasing) == 0 else { return }
-        let action = self.action
-        self.action = nil
-        Self.run(action)
-    }
-
-    private static func run(_ action: Action?) {
-        switch action {
-        case .closure(let body)?: body()
-        case .object(let object)?: object.cancel()
-        case nil: break
-        }
+        guard let pointer = target.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        Unmanaged<CancellationTarget>.fromOpaque(pointer).takeRetainedValue().cancelFromHandle()
     }
 
     /// Two cancellables are equal when they are the same instance.

@@ -10,7 +10,7 @@ import Synchronization
 /// `<~` returns is another cancellable (`handle`) that reaches this subscriber weakly and
 /// that this subscriber keeps: the caller may drop it (the binding goes on) or keep it
 /// (the binding still ends with its owner, and releases its closures at once).
-final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellable, @unchecked Sendable {
+final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, Subscriber, Cancellable, @unchecked Sendable {
     // `@unchecked Sendable`: `status`, `isolation` and `queued` are atomics; `subscription`
     // follows the same single-winner protocol as `Subscribers.Sink` (written once before
     // `status` becomes 1, then only touched by the thread that moves it from 1 to 2 or 3);
@@ -34,8 +34,11 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: Subscriber, Cancellab
 
     init(sink: BindingSink<Owner, Input>) {
         self.sink = sink
+        super.init()
         if case .mainActor = sink.delivery { isolation.store(2, ordering: .relaxed) }
     }
+
+    override func cancelFromHandle() { cancel() }
 
     /// Makes the cancellable that the binding operators return (see the type's comment).
     func makeHandle() -> AnyCancellable {
@@ -160,7 +163,7 @@ extension BindingSink {
         source.subscribe(subscriber)
         // Made only when stored: dropping it would cancel, and a finished binding may
         // still have values on their way to the main queue.
-        if !subscriber.hasEnded { owner.subscriptions.insert(AnyCancellable(object: subscriber)) }
+        if !subscriber.hasEnded { owner.subscriptions.insert(AnyCancellable(target: subscriber)) }
         return handle
     }
 }

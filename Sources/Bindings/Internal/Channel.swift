@@ -183,12 +183,16 @@ class Channel<Event>: @unchecked Sendable {
     }
 
     /// Registers `observer` and delivers it the event that `initial` makes first; see
-    /// ``add(_:accept:)``. `initial` runs under the lock, so that what it reads is
+    /// ``add(_:accept:)``. `call` delivers the initial event when it is delivered here
+    /// (see ``send(_:calling:)``). `initial` runs under the lock, so that what it reads is
     /// ordered with `send(_:accept:)`. The initial event is delivered before this
     /// returns, unless another thread is delivering at this moment, in which case that
     /// thread delivers it next, in order.
     @inlinable @discardableResult
-    final func add(_ observer: ChannelObserver<Event>, initial: () -> Event, accept: () -> Bool = { true }) -> Bool {
+    final func add(
+        _ observer: ChannelObserver<Event>, initial: () -> Event, accept: () -> Bool = { true },
+        calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
+    ) -> Bool {
         lock()
         guard accept() else {
             unlock()
@@ -200,14 +204,14 @@ class Channel<Event>: @unchecked Sendable {
             // Become the deliverer, so that nothing reaches the observer before this.
             insert(observer)
             unlockBecomingDeliverer()
-            if !observer.isCancelled { observer.receive(event) }
+            if !observer.isCancelled { call(observer, event) }
             endDelivering()
         } else if deliverer.load(ordering: .relaxed) == currentThreadID() {
             // Re-entrant, from a callback on the delivering thread: deliver now; the
             // observer joins the list when the current event is done.
             deferred.append(.add(observer))
             unlock(work: true)
-            if !observer.isCancelled { observer.receive(event) }
+            if !observer.isCancelled { call(observer, event) }
         } else {
             deferred.append(.add(observer))
             pending.append(Pending(sequence: sequence, event: event, target: observer))
@@ -292,7 +296,7 @@ class Channel<Event>: @unchecked Sendable {
     @inlinable
     final func insert(_ observer: ChannelObserver<Event>) {
         if slotCount == capacity { grow() }
-        observer.slot = slotCount
+        observer.slot = Int32(truncatingIfNeeded: slotCount)
         slots[slotCount] = Unmanaged.passRetained(observer)
         slotCount += 1
         liveCount += 1
@@ -302,7 +306,7 @@ class Channel<Event>: @unchecked Sendable {
     /// after unlocking (releasing may run deinit code that re-enters the library).
     @inlinable
     final func take(_ observer: ChannelObserver<Event>) -> Unmanaged<ChannelObserver<Event>>? {
-        let index = observer.slot
+        let index = Int(observer.slot)
         guard index >= 0, index < slotCount, let unmanaged = slots[index],
               unmanaged.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
         else { return nil }
@@ -325,7 +329,7 @@ class Channel<Event>: @unchecked Sendable {
         var write = 0
         for read in 0..<slotCount {
             if let unmanaged = slots[read] {
-                unmanaged.takeUnretainedValue().slot = write
+                unmanaged.takeUnretainedValue().slot = Int32(truncatingIfNeeded: write)
                 slots[write] = unmanaged
                 write += 1
             }
@@ -336,6 +340,8 @@ class Channel<Event>: @unchecked Sendable {
 
     @usableFromInline
     final func grow() {
+        // An observer keeps its index in 32 bits.
+        precondition(capacity < Int(Int32.max) / 2, "Bindings: more than a billion observers of one value")
         let newCapacity = capacity * 2
         let newSlots = UnsafeMutablePointer<Unmanaged<ChannelObserver<Event>>?>.allocate(capacity: newCapacity)
         newSlots.moveInitialize(from: slots, count: slotCount)
@@ -353,13 +359,22 @@ class Channel<Event>: @unchecked Sendable {
     /// nothing was queued or deferred meanwhile.
     @inlinable
     final func send(_ event: Event) {
+        send(event) { observer, event in observer.receive(event) }
+    }
+
+    /// Sends `event`, calling `call` for each observer instead of its `receive(_:)` on
+    /// the fast path: a subclass that knows its observers' concrete types passes code
+    /// specialized for them (see `PropertyChannel.sendChange`). Queued events, delivered
+    /// later by ``finishDelivering()``, go through `receive(_:)`.
+    @inlinable
+    final func send(_ event: Event, calling call: (ChannelObserver<Event>, Event) -> Void) {
         guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiring).exchanged else {
             send(event) { true }
             return
         }
         if liveCount != 0 {
             deliverer.store(currentThreadID(), ordering: .relaxed)
-            deliver(event, sequence: .max)
+            deliver(event, sequence: .max, calling: call)
         }
         endDelivering()
     }
@@ -402,13 +417,19 @@ class Channel<Event>: @unchecked Sendable {
     /// on the delivering thread, while no other thread writes `slots`.
     @inlinable
     final func deliver(_ event: Event, sequence: UInt64) {
+        deliver(event, sequence: sequence) { observer, event in observer.receive(event) }
+    }
+
+    /// ``deliver(_:sequence:)``, calling `call` for each observer.
+    @inlinable @inline(__always)
+    final func deliver(_ event: Event, sequence: UInt64, calling call: (ChannelObserver<Event>, Event) -> Void) {
         let slots = self.slots
         let count = slotCount
         for index in 0..<count {
             guard let unmanaged = slots[index] else { continue }
             unmanaged._withUnsafeGuaranteedRef { observer in
                 if observer.joinedAfter < sequence, !observer.isCancelled {
-                    observer.receive(event)
+                    call(observer, event)
                 }
             }
         }

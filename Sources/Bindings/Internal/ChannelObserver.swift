@@ -5,20 +5,35 @@ import Synchronization
 ///
 /// Subclasses override ``receive(_:)``. A channel calls it on the delivering thread, one
 /// event at a time, never while holding a lock.
+///
+/// An observer is also what its `AnyCancellable` points at (a ``CancellationTarget``),
+/// and it is made once per subscription, so its size counts: the one-byte fields and
+/// `slot` share one word, which subclasses use too (`registration`, `optionBits`)
+/// rather than adding words of their own.
 @usableFromInline
-class ChannelObserver<Event> {
+class ChannelObserver<Event>: CancellationTarget {
     /// Set once the observer must get nothing more. Read by the delivering thread before
     /// each event, so that nothing is delivered after `cancel()` returns on that thread
     /// (and, from another thread, nothing after the event in flight).
     @usableFromInline
     final let cancelled = Atomic<Bool>(false)
 
-    /// The observer's index in its channel's slots; guarded by the channel's lock.
+    /// For subclasses that register and unregister once (``PropertyObserver``): where
+    /// the registration is, as they define it.
+    @usableFromInline
+    final let registration = Atomic<UInt8>(0)
+
+    /// For subclasses: constant bits fixed at creation (a ``PropertyObserver``'s options).
+    @usableFromInline
+    final let optionBits: UInt8
+
+    /// The observer's index in its channel's slots, -1 when not in them; guarded by the
+    /// channel's lock.
     ///
     /// `@exclusivity(unchecked)` here and on `joinedAfter`: the channel's lock orders
     /// these accesses, and dynamic enforcement measured ~40% of a notification.
     @exclusivity(unchecked) @usableFromInline
-    final var slot = -1
+    final var slot: Int32 = -1
 
     /// The sequence number of the last event sent before the observer joined: it only
     /// receives later events. Written before the observer is visible to delivery.
@@ -26,7 +41,9 @@ class ChannelObserver<Event> {
     final var joinedAfter: UInt64 = 0
 
     @usableFromInline
-    init() {}
+    init(optionBits: UInt8 = 0) {
+        self.optionBits = optionBits
+    }
 
     /// Receives one event. Must be overridden.
     @usableFromInline

@@ -64,7 +64,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     ) -> (PropertyChannel<Value>, DerivedObservation) {
         let observation = DerivedObservation(root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value)
         let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
-        channel.emptyHandler = observation
+        channel.derivedInterest = observation
         observation.channel = channel
         return (channel, observation)
     }

@@ -31,8 +31,12 @@ struct PropertyEvent<Value> {
 final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySource, @unchecked Sendable {
     // `@unchecked Sendable`: the counters are atomics; `read` and `key` are immutable.
 
-    /// Reads the current value, or `nil` when its object is gone.
+    /// Reads the current value, or `nil` when its object is gone; used when `address`
+    /// is `nil`.
     @usableFromInline let read: () -> Value?
+    /// Where an `@Observed` property's value is stored (see
+    /// ``init(ownerID:address:)``), read directly by code specialized for `Value`.
+    @usableFromInline let address: UnsafeMutablePointer<Value>?
     /// The key path this channel stands for and the object it belongs to, which tells a
     /// direct observation of an `@Observed` property apart from a computed one.
     /// Set on the model's isolation (where the channel is created and tracked), read there.
@@ -44,14 +48,27 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 
     @usableFromInline let oldWanted = Atomic<Int>(0)
     @usableFromInline let priorWanted = Atomic<Int>(0)
-    /// Called when the last observer leaves (derived channels tear down their tracking).
-    @usableFromInline weak var emptyHandler: (any ChannelEmptyHandler)?
+    /// The observation behind a derived channel (computed or chained key path), told
+    /// when observers come and go so that it tracks the model only while observed;
+    /// `nil` for every other channel.
+    ///
+    /// `unowned(unsafe)`: the channel owns the observation (its `read` closure holds
+    /// it), so the observation lives as long as the channel; a weak reference would cost
+    /// an atomic load and a retain at every subscribe and cancel. Set once, before the
+    /// channel is shared.
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var derivedInterest: (any DerivedInterest)? {
+        didSet { isDerived = derivedInterest != nil }
+    }
+    /// Whether `derivedInterest` is set: the check that subscribing and cancelling make,
+    /// a byte load where loading the reference itself would retain and release it.
+    @exclusivity(unchecked) @usableFromInline var isDerived = false
 
     @usableFromInline
     init(key: AnyKeyPath?, ownerID: ObjectIdentifier?, read: @escaping () -> Value?) {
         self.key = key
         self.ownerID = ownerID
         self.read = read
+        self.address = nil
         super.init()
     }
 
@@ -60,8 +77,19 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// `add(_:needsOld:needsPrior:initial:)`), on the model's isolation (see
     /// `Observed.channel(of:storage:)`).
     @usableFromInline
-    convenience init(ownerID: ObjectIdentifier, address: UnsafeMutablePointer<Value>) {
-        self.init(key: nil, ownerID: ownerID, read: { address.pointee })
+    init(ownerID: ObjectIdentifier, address: UnsafeMutablePointer<Value>) {
+        self.key = nil
+        self.ownerID = ownerID
+        self.read = { nil }   // unused: `address` is read instead
+        self.address = address
+        super.init()
+    }
+
+    /// The current value (see `read` and `address`); call it under the lock, while open.
+    @inlinable
+    func currentValue() -> Value? {
+        if let address { return address.pointee }
+        return read()
     }
 
     @inlinable
@@ -77,7 +105,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         if needsOld || needsPrior { oldWanted.add(1, ordering: .relaxed) }
         if needsPrior { priorWanted.add(1, ordering: .relaxed) }
         let added = initial
-            ? add(observer, initial: { PropertyEvent(isPrior: false, old: nil, new: read()) }, accept: { !closed })
+            ? add(observer, initial: { PropertyEvent(isPrior: false, old: nil, new: currentValue()) }, accept: { !closed },
+                  calling: Self.call)
             : add(observer, accept: { !closed })
         if !added {
             if needsOld || needsPrior { oldWanted.subtract(1, ordering: .relaxed) }
@@ -104,8 +133,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// handler, and each has one observer, so the scan costs nothing elsewhere.
     @usableFromInline
     func checkEmpty() {
-        guard let emptyHandler else { return }
-        if !hasActiveObserver { emptyHandler.channelBecameEmpty() }
+        guard isDerived, let derivedInterest else { return }
+        if !hasActiveObserver { derivedInterest.channelBecameEmpty() }
     }
 
     /// Whether some registered (or about to be registered) observer is not cancelled.
@@ -126,13 +155,31 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         if needsOld || needsPrior { oldWanted.subtract(1, ordering: .relaxed) }
         if needsPrior { priorWanted.subtract(1, ordering: .relaxed) }
         remove(observer)
-        if emptyHandler != nil { checkEmpty() }
+        if isDerived { checkEmpty() }
     }
 
     /// Sends a change. `old` is dropped unless someone asked for it.
+    ///
+    /// Inlined into the setter, where `Value` is concrete: a `sink` observer
+    /// (``ValueObserver``) gets the value straight from this specialized loop, since its
+    /// `receive(_:)`, called through the class's vtable, would run generic code.
     @inlinable
     func sendChange(old: Value?, new: Value) {
-        send(PropertyEvent(isPrior: false, old: old, new: new))
+        send(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
+    }
+
+    /// Delivers `event` to `observer`: a ``ValueObserver`` (marked by a bit, so no
+    /// dynamic cast) straight from this code, specialized where it is inlined; any other
+    /// observer through its `receive(_:)`.
+    @inlinable @inline(__always)
+    static func call(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>) {
+        if observer.optionBits & ValueObserverFlag.bit != 0 {
+            if !event.isPrior, let value = event.new {
+                unsafeDowncast(observer, to: ValueObserver<Value>.self).receiveValue(value)
+            }
+        } else {
+            observer.receive(event)
+        }
     }
 
     /// Sends the notice that precedes a change.

@@ -7,42 +7,45 @@ import Synchronization
 /// of cancel, and the end of the source, comes first, from any thread.
 @usableFromInline
 class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, UnregisteringObserver, @unchecked Sendable {
-    // `@unchecked Sendable`: `state` is atomic; `channel` and `options` are immutable.
-    // Subclasses document their own state.
+    // `@unchecked Sendable`: `registration` is atomic; `channel` and the options are
+    // immutable. Subclasses document their own state.
 
     /// Strong: an observer never keeps the model alive (a channel does not), and a weak
     /// reference would give the channel a side table, which slows every retain of it.
     /// The channel holds the observer while registered; the cycle ends on unregister or
     /// when the channel closes (its model is gone).
     @usableFromInline let channel: PropertyChannel<Value>
-    @usableFromInline let options: KeyValueObservingOptions
 
-    /// 0 idle, 1 registering, 2 registered, 3 cancelled or ended.
-    @usableFromInline let state = Atomic<UInt8>(0)
+    /// The options, kept in the base class's spare byte (see ``ChannelObserver``).
+    @inlinable
+    final var options: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: UInt(optionBits & 0x0F)) }
 
-    @usableFromInline
-    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions) {
+    // `registration` (in the base class): 0 idle, 1 registering, 2 registered,
+    // 3 cancelled or ended.
+
+    /// `flags` go to the high bits of `optionBits` (see ``ValueObserverFlag``).
+    @inlinable
+    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, flags: UInt8 = 0) {
         self.channel = channel
-        self.options = options
-        super.init()
+        super.init(optionBits: UInt8(truncatingIfNeeded: options.rawValue & 0x0F) | flags)
         // A derived key path's observation is told at once (on the model's isolation,
         // where observers are made), so that it tracks the model before any change.
-        // Only derived channels have an empty handler; for the others this is one load.
-        if let interest = channel.emptyHandler as? DerivedInterest {
+        // Only derived channels have one; for the others this is one load.
+        if channel.isDerived, let interest = channel.derivedInterest {
             interest.addInterest(prior: options.contains(.prior), old: options.contains(.old) || options.contains(.prior))
         }
     }
 
     deinit {
         // Made but never registered nor cancelled (a subscription that got no demand).
-        if state.load(ordering: .acquiring) != 3 { releaseInterest() }
+        if registration.load(ordering: .acquiring) != 3 { releaseInterest() }
     }
 
     /// Tells a derived key path's observation that this observer is gone; called once,
-    /// by whoever moves `state` to 3.
-    @usableFromInline
+    /// by whoever moves `registration` to 3.
+    @inlinable
     final func releaseInterest() {
-        if let interest = channel.emptyHandler as? DerivedInterest {
+        if channel.isDerived, let interest = channel.derivedInterest {
             interest.removeInterest(prior: options.contains(.prior), old: options.contains(.old) || options.contains(.prior))
         }
     }
@@ -58,17 +61,31 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
     /// measured most of the cost of subscribe + cancel.
     @inlinable
     final func register() {
-        guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+        guard registration.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
         else { return }
+        completeRegistration()
+    }
+
+    /// ``register()`` for an observer that no other thread can see yet (just made, its
+    /// cancellable not handed out): the first step needs no atomic exchange.
+    @inlinable
+    final func registerNew() {
+        registration.store(1, ordering: .relaxed)
+        completeRegistration()
+    }
+
+    /// Adds the observer to its channel, `registration` being 1.
+    @inlinable
+    final func completeRegistration() {
         guard channel.add(self, needsOld: needsOld, needsPrior: needsPrior, initial: options.contains(.initial)) else {
             // The channel is closed: its model is gone.
-            if state.compareExchange(expected: 1, desired: 3, ordering: .acquiringAndReleasing).exchanged {
+            if registration.compareExchange(expected: 1, desired: 3, ordering: .acquiringAndReleasing).exchanged {
                 releaseInterest()
                 sourceEnded()
             }
             return
         }
-        if !state.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged {
+        if !registration.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged {
             // Cancelled while registering: the cleanup is ours.
             channel.remove(self, needsOld: needsOld, needsPrior: needsPrior)
         }
@@ -78,7 +95,7 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
     @inlinable
     final func unregister() {
         cancelled.store(true, ordering: .releasing)
-        let previous = state.exchange(3, ordering: .acquiringAndReleasing)
+        let previous = registration.exchange(3, ordering: .acquiringAndReleasing)
         if previous == 2 {
             channel.remove(self, needsOld: needsOld, needsPrior: needsPrior)
         } else if previous == 0 {
@@ -89,7 +106,7 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
 
     override func sourceDidEnd() {
         // Nothing reaches an observer that was cancelled meanwhile, not even the end.
-        guard state.exchange(3, ordering: .acquiringAndReleasing) != 3 else { return }
+        guard registration.exchange(3, ordering: .acquiringAndReleasing) != 3 else { return }
         releaseInterest()
         sourceEnded()
     }
@@ -102,7 +119,8 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
 /// The observation behind a derived key path's channel (its empty handler), which needs
 /// to know how many observers exist, registered or not yet, and whether any of them
 /// wants prior notices.
-protocol DerivedInterest: AnyObject {
+@usableFromInline
+protocol DerivedInterest: ChannelEmptyHandler {
     /// An observer was made for the channel; called on the model's isolation.
     func addInterest(prior: Bool, old: Bool)
     /// That observer is gone; called once per observer, from any thread.

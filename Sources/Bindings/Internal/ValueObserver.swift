@@ -1,35 +1,60 @@
 /// The observer behind `sink(receiveValue:)` on the library's own property publishers:
-/// a closure made where the value type is known, so that a notification costs a call
-/// and no generic metadata look-ups (a `Subscribers.Sink` behind a generic subscription
-/// runs unspecialized code on every value).
+/// it holds the user's closure itself, made where the value type is known, so that a
+/// notification costs one call and no generic metadata look-ups (a `Subscribers.Sink`
+/// behind a generic subscription runs unspecialized code on every value), and so that a
+/// subscription is two small objects: this and the `AnyCancellable` pointing at it.
 @usableFromInline
-final class ValueObserver<Value>: PropertyObserver<Value>, Cancellable, @unchecked Sendable {
-    // `@unchecked Sendable`: `body` is immutable and only called by the channel's
-    // delivering thread; the base class documents the rest.
+final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
+    // `@unchecked Sendable`: `receiveValue` is immutable and only called by the
+    // channel's delivering thread; the base class documents the rest.
 
-    @usableFromInline let body: (PropertyEvent<Value>) -> Void
+    @usableFromInline let receiveValue: (Value) -> Void
 
     @usableFromInline
-    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, body: @escaping (PropertyEvent<Value>) -> Void) {
-        self.body = body
-        super.init(channel: channel, options: options)
+    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, receiveValue: consuming @escaping (Value) -> Void) {
+        self.receiveValue = receiveValue
+        super.init(channel: channel, options: options, flags: ValueObserverFlag.bit)
     }
 
-    override func receive(_ event: PropertyEvent<Value>) { body(event) }
+    override func receive(_ event: PropertyEvent<Value>) {
+        if !event.isPrior, let value = event.new { receiveValue(value) }
+    }
 
-    @usableFromInline
-    func cancel() { unregister() }
+    /// Called once: an observer of this kind has exactly one `AnyCancellable`.
+    override func cancelFromHandle() {
+        guard !channel.isDerived else {
+            unregister()
+            return
+        }
+        // Of a plain channel (not derived), no other step depends on `registration`:
+        // `sourceEnded()` and `releaseInterest()` do nothing here, and the channel's lock
+        // orders this removal with the registration. So two atomic exchanges are spared.
+        cancelled.store(true, ordering: .releasing)
+        channel.remove(self, needsOld: false, needsPrior: false)
+    }
 }
 
 extension PropertyChannel {
     /// Subscribes `receiveValue` to the values of this channel (current first when
     /// `initial`); the fast path of the property publishers' `sink(receiveValue:)`.
     @inlinable
-    func sink(initial: Bool, receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
-        let observer = ValueObserver<Value>(channel: self, options: initial ? [.initial, .new] : [.new]) { event in
-            if !event.isPrior, let value = event.new { receiveValue(value) }
+    func sink(initial: Bool, receiveValue: consuming @escaping (Value) -> Void) -> AnyCancellable {
+        // Built from raw bits: an array literal of options costs a loop and a buffer.
+        let options = KeyValueObservingOptions(rawValue: initial ? 0x05 : 0x01)   // [.initial, .new] or [.new]
+        let observer = ValueObserver<Value>(channel: self, options: options, receiveValue: receiveValue)
+        if isDerived {
+            observer.registerNew()
+        } else {
+            // See `cancelFromHandle()`; asking for neither old values nor prior notices.
+            add(observer, needsOld: false, needsPrior: false, initial: initial)
         }
-        observer.register()
-        return AnyCancellable(object: observer)
+        return AnyCancellable(target: consume observer)
     }
+}
+
+/// The bit of ``ChannelObserver/optionBits`` that marks a ``ValueObserver``, which
+/// `PropertyChannel.sendChange` calls directly. The options use the low four bits.
+@usableFromInline
+enum ValueObserverFlag {
+    @inlinable static var bit: UInt8 { 0x80 }
 }

@@ -9,16 +9,19 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt
 
     /// Creates options from their raw bits (Foundation's values).
-    public init(rawValue: UInt) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    // Computed and inlinable rather than `static let`: a stored static is reached
+    // through a lazy-initialisation check, which subscribing paid for at each use.
 
     /// Changes carry the new value.
-    public static let new = KeyValueObservingOptions(rawValue: 0x01)
+    @inlinable public static var new: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 0x01) }
     /// Changes carry the old value.
-    public static let old = KeyValueObservingOptions(rawValue: 0x02)
+    @inlinable public static var old: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 0x02) }
     /// Notify once, at once, with the current value.
-    public static let initial = KeyValueObservingOptions(rawValue: 0x04)
+    @inlinable public static var initial: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 0x04) }
     /// Notify before each change too.
-    public static let prior = KeyValueObservingOptions(rawValue: 0x08)
+    @inlinable public static var prior: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 0x08) }
 }
 
 /// The kind of a change, as Foundation's `NSKeyValueChange`.

@@ -27,7 +27,7 @@ extension Observed {
         /// Attaches a closure that receives the current value, then every new one: the
         /// same as `Publisher.sink(receiveValue:)`, on a path with no generic overhead.
         @inlinable
-        public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
+        public func sink(receiveValue: consuming @escaping (Value) -> Void) -> AnyCancellable {
             channel.sink(initial: true, receiveValue: receiveValue)
         }
     }
