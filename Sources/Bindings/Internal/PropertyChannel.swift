@@ -168,17 +168,32 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         send(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
     }
 
-    /// Delivers `event` to `observer`: a ``ValueObserver`` (marked by a bit, so no
-    /// dynamic cast) straight from this code, specialized where it is inlined; any other
-    /// observer through its `receive(_:)`.
+    /// Delivers `event` to `observer`: a ``ValueObserver`` or a ``ChangeObserver``
+    /// (marked by a bit, so no dynamic cast) straight from this code, specialized where
+    /// it is inlined; any other observer through its `receive(_:)`.
     @inlinable @inline(__always)
     static func call(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>) {
-        if observer.optionBits & ValueObserverFlag.bit != 0 {
+        let bits = observer.optionBits
+        if bits & ValueObserverFlag.bit != 0 {
             if !event.isPrior, let value = event.new {
                 unsafeDowncast(observer, to: ValueObserver<Value>.self).receiveValue(value)
             }
+        } else if bits & ChangeObserverFlag.bit != 0 {
+            callChangeObserver(unsafeDowncast(observer, to: ChangeObserver<Value>.self), event)
         } else {
             observer.receive(event)
+        }
+    }
+
+    /// The ``ChangeObserver`` branch of ``call(_:_:)``, out of line: a
+    /// `KeyValueObservedChange` holds a `RangeSet`, whose size is known only at run
+    /// time, so building one costs a metadata look-up that the other branches must not
+    /// pay. Still specialized where `call` is.
+    @inlinable @inline(never)
+    static func callChangeObserver(_ observer: ChangeObserver<Value>, _ event: PropertyEvent<Value>) {
+        let options = KeyValueObservingOptions(rawValue: UInt(observer.optionBits & 0x0F))
+        if let change = ChangeObserver<Value>.change(for: event, options: options) {
+            observer.deliver(change)
         }
     }
 

@@ -37,32 +37,64 @@ final class WeakObserverReference: @unchecked Sendable {
 
 /// The observer behind a ``KeyValueObservation``: calls the change handler with the
 /// object and a ``KeyValueObservedChange`` built as the options say.
-final class ChangeHandlerObserver<Root: KeyValueObservable, Value>: PropertyObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: `handler` and `root` are immutable (a weak reference is
-    // loaded atomically); deliveries come from the channel, one at a time.
+///
+/// Split in two so that a notification runs specialized code: this class, generic over
+/// the value only, is what `PropertyChannel.call` (inlined into the setter, where `Value`
+/// is concrete) recognises by a flag bit; it builds the change there and passes it to
+/// `deliver`, which only hands it to the handler with the object.
+@usableFromInline
+class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
+    // `@unchecked Sendable`: `deliver` is immutable; deliveries come from the channel,
+    // one at a time. The base class documents the rest.
 
-    private weak var root: Root?
-    private let handler: (Root, KeyValueObservedChange<Value>) -> Void
+    /// Hands a change to the handler, with the observed object if it is still there.
+    @usableFromInline let deliver: (borrowing KeyValueObservedChange<Value>) -> Void
+
+    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions,
+         deliver: @escaping (borrowing KeyValueObservedChange<Value>) -> Void) {
+        self.deliver = deliver
+        super.init(channel: channel, options: options, flags: ChangeObserverFlag.bit)
+    }
+
+    /// The change that `event` makes for these options, or `nil` for a prior notice
+    /// that was not asked for.
+    @inlinable @inline(__always)
+    static func change(for event: PropertyEvent<Value>, options: KeyValueObservingOptions) -> KeyValueObservedChange<Value>? {
+        if event.isPrior {
+            guard options.contains(.prior) else { return nil }
+            return KeyValueObservedChange(
+                kind: .setting, newValue: nil, oldValue: options.contains(.old) ? event.old : nil, isPrior: true)
+        }
+        return KeyValueObservedChange(
+            kind: .setting, newValue: options.contains(.new) ? event.new : nil,
+            oldValue: options.contains(.old) ? event.old : nil, isPrior: false)
+    }
+
+    /// The unspecialized path (queued events, initial values through generic code).
+    override func receive(_ event: PropertyEvent<Value>) {
+        if let change = Self.change(for: event, options: options) { deliver(change) }
+    }
+}
+
+/// The bit of ``ChannelObserver/optionBits`` that marks a ``ChangeObserver``.
+@usableFromInline
+enum ChangeObserverFlag {
+    @inlinable static var bit: UInt8 { 0x40 }
+}
+
+/// A ``ChangeObserver`` for a root type: holds the object weakly and the handler.
+final class ChangeHandlerObserver<Root: KeyValueObservable, Value>: ChangeObserver<Value>, @unchecked Sendable {
+    // `@unchecked Sendable`: see the base class; the closure it stores captures only
+    // immutable state (a weak reference is loaded atomically).
 
     init(
         root: Root, channel: PropertyChannel<Value>, options: KeyValueObservingOptions,
         handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
     ) {
-        self.root = root
-        self.handler = handler
-        super.init(channel: channel, options: options)
-    }
-
-    override func receive(_ event: PropertyEvent<Value>) {
-        guard let root else { return }
-        if event.isPrior {
-            guard options.contains(.prior) else { return }
-            handler(root, KeyValueObservedChange(
-                kind: .setting, newValue: nil, oldValue: options.contains(.old) ? event.old : nil, isPrior: true))
-        } else {
-            handler(root, KeyValueObservedChange(
-                kind: .setting, newValue: options.contains(.new) ? event.new : nil,
-                oldValue: options.contains(.old) ? event.old : nil, isPrior: false))
+        let reference = WeakReference(root)
+        super.init(channel: channel, options: options) { change in
+            guard let root = reference.object else { return }
+            handler(root, copy change)
         }
     }
 }

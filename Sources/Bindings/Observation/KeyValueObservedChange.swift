@@ -20,6 +20,7 @@ public struct KeyValueObservedChange<Value> {
     public let isPrior: Bool
 
     /// Creates a change, for tests and adapters.
+    @inlinable
     public init(
         kind: KeyValueChange, newValue: Value?, oldValue: Value?,
         indexes: RangeSet<Int>? = nil, isPrior: Bool = false
