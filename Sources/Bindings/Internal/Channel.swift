@@ -49,6 +49,12 @@ class Channel<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline final var capacity: Int
     @exclusivity(unchecked) @usableFromInline final var liveCount = 0
 
+    /// The observers a send could reach: registered, or waiting to be (deferred while a
+    /// delivery runs). Written under the lock, read without it by
+    /// ``sendIfObserved(_:calling:)``, so that a property whose observers have all left
+    /// is set as cheaply as one never observed.
+    @usableFromInline final let reachable = Atomic<Int>(0)
+
     /// The delivering thread, so that a registration made from inside one of its
     /// callbacks gets its initial event at once. Written by the deliverer once it is one.
     @usableFromInline final let deliverer = Atomic<UInt>(0)
@@ -172,6 +178,7 @@ class Channel<Event>: @unchecked Sendable {
             return false
         }
         observer.joinedAfter = sequence
+        countReachable(+1)
         if isDelivering {
             deferred.append(.add(observer))
             unlock(work: true)
@@ -199,6 +206,7 @@ class Channel<Event>: @unchecked Sendable {
             return false
         }
         observer.joinedAfter = sequence
+        countReachable(+1)
         let event = initial()
         if !isDelivering {
             // Become the deliverer, so that nothing reaches the observer before this.
@@ -287,9 +295,16 @@ class Channel<Event>: @unchecked Sendable {
         if !delivering {
             slotCount = 0
             liveCount = 0
+            reachable.store(0, ordering: .relaxed)
         }
         unlock(work: delivering && !deferred.isEmpty)
         return removed
+    }
+
+    /// Under the lock: adjusts ``reachable``.
+    @inlinable @inline(__always)
+    final func countReachable(_ change: Int) {
+        reachable.store(reachable.load(ordering: .relaxed) &+ change, ordering: .relaxed)
     }
 
     /// Appends under the lock; the channel takes one retain.
@@ -313,6 +328,7 @@ class Channel<Event>: @unchecked Sendable {
         slots[index] = nil
         observer.slot = -1
         liveCount -= 1
+        countReachable(-1)
         if index == slotCount - 1 {
             slotCount -= 1
             while slotCount > 0, slots[slotCount - 1] == nil { slotCount -= 1 }
@@ -360,6 +376,19 @@ class Channel<Event>: @unchecked Sendable {
     @inlinable
     final func send(_ event: Event) {
         send(event) { observer, event in observer.receive(event) }
+    }
+
+    /// ``send(_:calling:)``, skipped when no observer is reachable: no atomic
+    /// read-modify-write at all then.
+    ///
+    /// Only for sources whose sends and registrations happen on one isolation domain
+    /// (an `@Observed` property and what derives from it, which the model's isolation
+    /// orders): there the count read here is never older than a registration that the
+    /// send must reach, including one made from inside a callback of this channel.
+    @inlinable @inline(__always)
+    final func sendIfObserved(_ event: Event, calling call: (ChannelObserver<Event>, Event) -> Void) {
+        if reachable.load(ordering: .relaxed) == 0 { return }
+        send(event, calling: call)
     }
 
     /// Sends `event`, calling `call` for each observer instead of its `receive(_:)` on
@@ -451,7 +480,8 @@ class Channel<Event>: @unchecked Sendable {
                 for change in changes {
                     switch change {
                     case .add(let observer):
-                        if !observer.isCancelled, observer.slot < 0 { insert(observer) }
+                        if observer.slot >= 0 { break }
+                        if observer.isCancelled { countReachable(-1) } else { insert(observer) }
                     case .remove(let observer):
                         if let unmanaged = take(observer) { released.append(unmanaged) }
                     }

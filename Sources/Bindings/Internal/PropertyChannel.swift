@@ -165,7 +165,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// `receive(_:)`, called through the class's vtable, would run generic code.
     @inlinable
     func sendChange(old: Value?, new: Value) {
-        send(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
+        sendIfObserved(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
     }
 
     /// Delivers `event` to `observer`: a ``ValueObserver`` or a ``ChangeObserver``
