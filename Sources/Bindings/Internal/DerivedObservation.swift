@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Observes a key path that is not a single `@Observed` property: a computed property
 /// (`\.fullName`), a chain through observed objects (`\.address.city`), or a key path
 /// with declared or hand-notified dependencies.
@@ -43,6 +45,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// (an array) copy it.
     private var last: Value?
     private var oldInterest = 0
+    /// `oldInterest`, readable without the lock, so that a change that nobody wants the
+    /// old value of takes no second lock. Written under the lock.
+    private let oldWanted = Atomic<Int>(0)
     /// Observers that exist (registered or about to be), and those of them wanting `.prior`.
     private var interest = 0
     private var priorInterest = 0
@@ -51,6 +56,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// Changes whenever the links are dropped wholesale (dormant, ended), so that a relink
     /// running meanwhile knows that what it attached is no longer wanted.
     private var generation = 0
+    /// What the last evaluation read (the key path and those affecting it; each once, in
+    /// order), which the links follow: the next evaluation expects the same reads, and
+    /// when it gets them it allocates nothing and leaves the links alone.
+    private var tracked: [any DependencySource] = []
     /// What the evaluation that created this object read, used by the first activation
     /// instead of evaluating again.
     private var primedSources: [any DependencySource]?
@@ -94,11 +103,23 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         return .some(root[keyPath: keyPath])
     }
 
-    /// What the key path and the affecting key paths read now, and the value.
-    private func evaluate(_ root: Root) -> (Value, [any DependencySource]) {
-        let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
-        let affected = affecting.flatMap { key in DependencyTracking.track { root[keyPath: key] }.1 }
-        return (value, manualSources + sources + affected)
+    /// The value now, and what the key path and the affecting key paths read to make it:
+    /// `nil` if that is exactly `expected`.
+    private func evaluate(_ root: Root, expecting expected: [any DependencySource]) -> (Value, [any DependencySource]?) {
+        var value: Value?
+        let sources = DependencyTracking.track(expecting: expected) {
+            value = root[keyPath: keyPath]
+            for key in affecting { _ = root[keyPath: key] }
+        }
+        return (value!, sources)
+    }
+
+    /// What the affecting key paths read now.
+    private func affectingSources(_ root: Root) -> [any DependencySource] {
+        guard !affecting.isEmpty else { return [] }
+        return DependencyTracking.track(expecting: []) {
+            for key in affecting { _ = root[keyPath: key] }
+        } ?? []
     }
 
     // MARK: DerivedInterest
@@ -113,6 +134,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         }
         if old {
             oldInterest += 1
+            oldWanted.store(oldInterest, ordering: .relaxed)
             if oldInterest == 1 {
                 // Called on the model's isolation: reading it here is safe.
                 lock.unlock()
@@ -131,14 +153,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         lock.unlock()
         guard activate || linkPriors, let root else { return }
         if let primed {
-            relink(to: manualSources + primed + affecting.flatMap { key in
-                DependencyTracking.track { root[keyPath: key] }.1
-            })
+            relink(to: primed + affectingSources(root))
         } else {
             // Re-activated after lying dormant (the model may have changed meanwhile), or
             // linking for prior notices: read the model afresh.
-            let (value, sources) = evaluate(root)
-            relink(to: sources)
+            let (value, sources) = evaluate(root, expecting: [])
+            relink(to: sources ?? [])
             if activate { lock.withLock { if oldInterest > 0 { last = value } } }
         }
     }
@@ -152,6 +172,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         var lastValue: Value?
         if old {
             oldInterest -= 1
+            oldWanted.store(oldInterest, ordering: .relaxed)
             if oldInterest == 0 { swap(&lastValue, &last) }
         }
         interest -= 1
@@ -163,6 +184,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             generation &+= 1
             dropped += links.values
             links = [:]
+            tracked = []
         }
         for link in dropped { link.retire() }
         lock.unlock()
@@ -172,19 +194,23 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     // MARK: Links
 
-    /// Registers with the new sources and leaves the ones no longer read; links for
-    /// prior notices exist exactly while some observer wants them.
-    private func relink(to sources: [any DependencySource]) {
+    /// Registers with the sources that `tracked` (what an evaluation read) and the
+    /// hand-notified channels make, and leaves the ones no longer read; links for prior
+    /// notices exist exactly while some observer wants them.
+    private func relink(to tracked: [any DependencySource]) {
         lock.lock()
         guard active, !ended else {
             lock.unlock()
             return
         }
+        self.tracked = tracked
         let generation = self.generation
         let wantsPriors = priorInterest > 0
         var unique: [any DependencySource] = []
         var ids = Set<ObjectIdentifier>()
-        for source in sources where ids.insert(ObjectIdentifier(source)).inserted { unique.append(source) }
+        for source in manualSources + tracked where ids.insert(ObjectIdentifier(source)).inserted {
+            unique.append(source)
+        }
 
         var toDetach: [any DependencyLink] = []
         let changesToAttach = Self.diff(&links, with: unique, detaching: &toDetach)
@@ -236,8 +262,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         return missing
     }
 
-    private var isActive: Bool { lock.withLock { active && !ended } }
-
     // MARK: DependentHandler
 
     func dependencyWillChange() {
@@ -249,20 +273,32 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         channel.sendPrior(old: last ?? root[keyPath: keyPath])
     }
 
+    /// Evaluates again and publishes the value. The common case (the evaluation reads
+    /// what the last one read, nobody wants old values) takes the lock once, allocates
+    /// nothing and leaves the links alone.
     func dependencyDidChange() {
         guard let root else {
             end()
             return
         }
+        lock.lock()
         // A link being detached may still hear an event already under way.
-        guard isActive, let channel else { return }
-        let (value, sources) = evaluate(root)
-        relink(to: sources)
-        let old: Value? = lock.withLock {
-            guard oldInterest > 0 else { return nil }
-            let old = last
-            last = value
-            return old
+        guard active, !ended, let channel else {
+            lock.unlock()
+            return
+        }
+        let expected = tracked
+        lock.unlock()
+        let (value, sources) = evaluate(root, expecting: expected)
+        if let sources { relink(to: sources) }
+        var old: Value?
+        if oldWanted.load(ordering: .relaxed) > 0 {
+            lock.lock()
+            if oldInterest > 0 {
+                old = last
+                last = value
+            }
+            lock.unlock()
         }
         channel.sendChange(old: old, new: value)
     }
@@ -285,6 +321,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             let links = Array(self.links.values) + Array(priorLinks.values)
             self.links = [:]
             priorLinks = [:]
+            tracked = []
             for link in links { link.retire() }
             return links
         }
