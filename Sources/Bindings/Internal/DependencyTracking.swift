@@ -172,6 +172,7 @@ enum DependencyTracking {
     /// read exactly `expected`. Nests: an inner tracking's reads are not reported to the
     /// outer one. Not generic, so that a caller in unspecialized generic code pays no
     /// metadata look-up for it.
+    @usableFromInline
     static func track(expecting expected: [any DependencySource], _ body: () -> Void) -> [any DependencySource]? {
         var recorder = Recorder(expected: expected)
         let previous = pthread_getspecific(key)
