@@ -109,6 +109,11 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
 ///
 /// The getter of every `@Observed` property checks ``isActive`` (one relaxed atomic load)
 /// and, only when some thread is tracking, reports itself through ``record(_:)``.
+///
+/// A derived observation re-evaluates after every change, and usually reads exactly
+/// what it read last time: it passes that list in (`expecting:`), each read is matched
+/// against it in order, and only a read that departs from it makes a new list. So an
+/// evaluation whose dependencies did not change allocates nothing (SPEC section 8).
 @usableFromInline
 enum DependencyTracking {
     /// The number of threads tracking right now.
@@ -118,10 +123,43 @@ enum DependencyTracking {
     @inlinable
     static var isActive: Bool { activeThreads.load(ordering: .relaxed) != 0 }
 
-    /// The current thread's list of recorded sources, if it is tracking.
-    private final class Recorder {
-        var sources: [any DependencySource] = []
-        var seen = Set<ObjectIdentifier>()
+    /// One tracking session, on the stack of the thread that tracks (the thread-local
+    /// key points at it while `body` runs), so that tracking allocates nothing itself.
+    private struct Recorder {
+        /// What the caller expects to be read, in order.
+        let expected: [any DependencySource]
+        /// How many of `expected` were read, in order, so far.
+        var matched = 0
+        /// Every source read so far (each once, in order), once the reads departed from
+        /// `expected`; `nil` while they follow it.
+        var sources: [any DependencySource]?
+        /// The identifiers in `sources`, once it grows past a linear scan's worth.
+        var seen: Set<ObjectIdentifier>?
+
+        mutating func record(_ source: any DependencySource) {
+            if sources == nil {
+                if matched < expected.count, expected[matched] === source {
+                    matched += 1
+                    return
+                }
+                // Read again: nothing new. (A linear scan: dependency lists are short.)
+                for index in 0..<matched where expected[index] === source { return }
+                sources = Array(expected[0..<matched])
+            }
+            if sources!.count < 16 {
+                if sources!.contains(where: { $0 === source }) { return }
+            } else {
+                if seen == nil { seen = Set(sources!.lazy.map { ObjectIdentifier($0) }) }
+                guard seen!.insert(ObjectIdentifier(source)).inserted else { return }
+            }
+            sources!.append(source)
+        }
+
+        /// `nil` if exactly `expected` was read, otherwise what was.
+        var result: [any DependencySource]? {
+            if let sources { return sources }
+            return matched == expected.count ? nil : Array(expected[0..<matched])
+        }
     }
 
     private static let key: pthread_key_t = {
@@ -130,17 +168,29 @@ enum DependencyTracking {
         return key
     }()
 
-    /// Runs `body`, returning its result and every source it read (each once, in order).
-    /// Nests: an inner tracking's reads are not reported to the outer one.
-    static func track<T>(_ body: () -> T) -> (T, [any DependencySource]) {
-        let recorder = Recorder()
+    /// Runs `body` and returns what it read (each source once, in order), or `nil` if it
+    /// read exactly `expected`. Nests: an inner tracking's reads are not reported to the
+    /// outer one. Not generic, so that a caller in unspecialized generic code pays no
+    /// metadata look-up for it.
+    @usableFromInline
+    static func track(expecting expected: [any DependencySource], _ body: () -> Void) -> [any DependencySource]? {
+        var recorder = Recorder(expected: expected)
         let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(recorder).toOpaque())
-        activeThreads.add(1, ordering: .relaxed)
-        let result = body()
-        activeThreads.subtract(1, ordering: .relaxed)
-        pthread_setspecific(key, previous)
-        return withExtendedLifetime(recorder) { (result, recorder.sources) }
+        return withUnsafeMutablePointer(to: &recorder) { recorder in
+            pthread_setspecific(key, recorder)
+            activeThreads.add(1, ordering: .relaxed)
+            body()
+            activeThreads.subtract(1, ordering: .relaxed)
+            pthread_setspecific(key, previous)
+            return recorder.pointee.result
+        }
+    }
+
+    /// Runs `body`, returning its result and every source it read (each once, in order).
+    static func track<T>(_ body: () -> T) -> (T, [any DependencySource]) {
+        var result: T?
+        let sources = track(expecting: []) { result = body() }
+        return (result!, sources ?? [])
     }
 
     /// Whether the current thread is tracking: a read on any other thread must not pay
@@ -152,9 +202,6 @@ enum DependencyTracking {
     @usableFromInline
     static func record(_ source: any DependencySource) {
         guard let raw = pthread_getspecific(key) else { return }
-        let recorder = Unmanaged<Recorder>.fromOpaque(raw).takeUnretainedValue()
-        if recorder.seen.insert(ObjectIdentifier(source)).inserted {
-            recorder.sources.append(source)
-        }
+        raw.assumingMemoryBound(to: Recorder.self).pointee.record(source)
     }
 }

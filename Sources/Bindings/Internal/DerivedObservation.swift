@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Observes a key path that is not a single `@Observed` property: a computed property
 /// (`\.fullName`), a chain through observed objects (`\.address.city`), or a key path
 /// with declared or hand-notified dependencies.
@@ -19,60 +21,82 @@
 /// observer goes it leaves its dependencies and lies dormant until another observer
 /// comes or its channel is released. When its root object is gone it ends for good and
 /// closes its channel, which completes and releases the observers.
+///
+/// `@usableFromInline`, with the members that a change touches: the work of a change is
+/// inlined, specialized for the model's types, where the key path is observed (see
+/// ``DerivedSpecialization``).
+@usableFromInline
 final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandler, ChannelEmptyHandler,
     DerivedInterest, @unchecked Sendable
 {
     // `@unchecked Sendable`: the `var`s below `lock` are guarded by it; the rest is
     // immutable, or a weak reference (loaded atomically by the runtime).
+    // `@exclusivity(unchecked)` on those `var`s: the lock, not dynamic enforcement,
+    // orders their accesses.
 
-    private weak var root: Root?
-    private let keyPath: KeyPath<Root, Value>
-    private let affecting: [AnyKeyPath]
+    @usableFromInline weak var root: Root?
+    @usableFromInline let keyPath: KeyPath<Root, Value>
+    @usableFromInline let affecting: [AnyKeyPath]
     /// The hand-notified channels of the key path and of those affecting it; fixed.
     private let manualSources: [any DependencySource]
     /// Weak: the channel owns this object, not the other way round.
-    private(set) weak var channel: PropertyChannel<Value>?
+    @usableFromInline private(set) weak var channel: PropertyChannel<Value>?
+    /// A change's work specialized for `Root` and `Value`, when the observer that made
+    /// this observation provided it; fixed.
+    private let specialized: ((DerivedObservation) -> Void)?
 
-    private let lock = Lock()
+    @usableFromInline let lock = Lock()
     /// The links that carry the dependencies' changes, by source.
-    private var links: [ObjectIdentifier: any DependencyLink] = [:]
+    @exclusivity(unchecked) private var links: [ObjectIdentifier: any DependencyLink] = [:]
     /// The links that carry their prior notices, while some observer wants them.
-    private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
+    @exclusivity(unchecked) private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
     /// The last value, kept only while some observer wants old values (`oldInterest`):
     /// holding it otherwise would make every in-place mutation of a copy-on-write value
     /// (an array) copy it.
-    private var last: Value?
-    private var oldInterest = 0
+    @exclusivity(unchecked) @usableFromInline var last: Value?
+    @exclusivity(unchecked) @usableFromInline var oldInterest = 0
+    /// `oldInterest`, readable without the lock, so that a change that nobody wants the
+    /// old value of takes no second lock. Written under the lock.
+    @usableFromInline let oldWanted = Atomic<Int>(0)
     /// Observers that exist (registered or about to be), and those of them wanting `.prior`.
-    private var interest = 0
-    private var priorInterest = 0
-    private var active = false
-    private var ended = false
+    @exclusivity(unchecked) private var interest = 0
+    @exclusivity(unchecked) private var priorInterest = 0
+    @exclusivity(unchecked) @usableFromInline var active = false
+    @exclusivity(unchecked) @usableFromInline var ended = false
     /// Changes whenever the links are dropped wholesale (dormant, ended), so that a relink
     /// running meanwhile knows that what it attached is no longer wanted.
-    private var generation = 0
+    @exclusivity(unchecked) private var generation = 0
+    /// What the last evaluation read (the key path and those affecting it; each once, in
+    /// order), which the links follow: the next evaluation expects the same reads, and
+    /// when it gets them it allocates nothing and leaves the links alone.
+    @exclusivity(unchecked) @usableFromInline var tracked: [any DependencySource] = []
     /// What the evaluation that created this object read, used by the first activation
     /// instead of evaluating again.
-    private var primedSources: [any DependencySource]?
+    @exclusivity(unchecked) private var primedSources: [any DependencySource]?
 
     /// Makes the observation and its channel; `sources` and `value` come from the
     /// evaluation the caller just made while tracking. Returns the channel, which owns
     /// the observation; it stays dormant until an observer is created for the channel.
     static func makeChannel(
         root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath],
-        sources: [any DependencySource], value: Value
+        sources: [any DependencySource], value: Value, specialization: DerivedSpecialization<Root, Value>?
     ) -> (PropertyChannel<Value>, DerivedObservation) {
-        let observation = DerivedObservation(root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value)
+        let observation = DerivedObservation(
+            root: root, keyPath: keyPath, affecting: affecting, sources: sources, specialized: specialization.map { body in { _ = body.body($0) } })
         let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
         channel.derivedInterest = observation
         observation.channel = channel
         return (channel, observation)
     }
 
-    private init(root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath], sources: [any DependencySource], value: Value) {
+    private init(
+        root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath], sources: [any DependencySource],
+        specialized: ((DerivedObservation) -> Void)?
+    ) {
         self.root = root
         self.keyPath = keyPath
         self.affecting = affecting
+        self.specialized = specialized
         manualSources = ([keyPath] + affecting).map { ManualChangeRegistry.channel(for: root, key: $0) }
         last = nil
         primedSources = sources
@@ -94,11 +118,41 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         return .some(root[keyPath: keyPath])
     }
 
-    /// What the key path and the affecting key paths read now, and the value.
-    private func evaluate(_ root: Root) -> (Value, [any DependencySource]) {
-        let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
-        let affected = affecting.flatMap { key in DependencyTracking.track { root[keyPath: key] }.1 }
-        return (value, manualSources + sources + affected)
+    /// The value now, and what the key path and the affecting key paths read to make it:
+    /// `nil` if that is exactly `expected`.
+    private func evaluate(_ root: Root, expecting expected: [any DependencySource]) -> (Value, [any DependencySource]?) {
+        var value: Value?
+        let sources = DependencyTracking.track(expecting: expected) {
+            value = root[keyPath: keyPath]
+            for key in affecting { _ = root[keyPath: key] }
+        }
+        return (value!, sources)
+    }
+
+    /// Reads the affecting key paths (while tracking).
+    @usableFromInline
+    func readAffecting(_ root: Root) {
+        for key in affecting { _ = root[keyPath: key] }
+    }
+
+    /// Keeps `value` as the last one for observers that want old values, and returns the
+    /// one it replaces; `nil` if no such observer is left.
+    @usableFromInline
+    func swapLast(_ value: Value) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard oldInterest > 0 else { return nil }
+        let old = last
+        last = value
+        return old
+    }
+
+    /// What the affecting key paths read now.
+    private func affectingSources(_ root: Root) -> [any DependencySource] {
+        guard !affecting.isEmpty else { return [] }
+        return DependencyTracking.track(expecting: []) {
+            for key in affecting { _ = root[keyPath: key] }
+        } ?? []
     }
 
     // MARK: DerivedInterest
@@ -113,6 +167,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         }
         if old {
             oldInterest += 1
+            oldWanted.store(oldInterest, ordering: .relaxed)
             if oldInterest == 1 {
                 // Called on the model's isolation: reading it here is safe.
                 lock.unlock()
@@ -131,14 +186,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         lock.unlock()
         guard activate || linkPriors, let root else { return }
         if let primed {
-            relink(to: manualSources + primed + affecting.flatMap { key in
-                DependencyTracking.track { root[keyPath: key] }.1
-            })
+            relink(to: primed + affectingSources(root))
         } else {
             // Re-activated after lying dormant (the model may have changed meanwhile), or
             // linking for prior notices: read the model afresh.
-            let (value, sources) = evaluate(root)
-            relink(to: sources)
+            let (value, sources) = evaluate(root, expecting: [])
+            relink(to: sources ?? [])
             if activate { lock.withLock { if oldInterest > 0 { last = value } } }
         }
     }
@@ -152,6 +205,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         var lastValue: Value?
         if old {
             oldInterest -= 1
+            oldWanted.store(oldInterest, ordering: .relaxed)
             if oldInterest == 0 { swap(&lastValue, &last) }
         }
         interest -= 1
@@ -163,6 +217,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             generation &+= 1
             dropped += links.values
             links = [:]
+            tracked = []
         }
         for link in dropped { link.retire() }
         lock.unlock()
@@ -172,19 +227,24 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     // MARK: Links
 
-    /// Registers with the new sources and leaves the ones no longer read; links for
-    /// prior notices exist exactly while some observer wants them.
-    private func relink(to sources: [any DependencySource]) {
+    /// Registers with the sources that `tracked` (what an evaluation read) and the
+    /// hand-notified channels make, and leaves the ones no longer read; links for prior
+    /// notices exist exactly while some observer wants them.
+    @usableFromInline
+    func relink(to tracked: [any DependencySource]) {
         lock.lock()
         guard active, !ended else {
             lock.unlock()
             return
         }
+        self.tracked = tracked
         let generation = self.generation
         let wantsPriors = priorInterest > 0
         var unique: [any DependencySource] = []
         var ids = Set<ObjectIdentifier>()
-        for source in sources where ids.insert(ObjectIdentifier(source)).inserted { unique.append(source) }
+        for source in manualSources + tracked where ids.insert(ObjectIdentifier(source)).inserted {
+            unique.append(source)
+        }
 
         var toDetach: [any DependencyLink] = []
         let changesToAttach = Self.diff(&links, with: unique, detaching: &toDetach)
@@ -236,10 +296,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         return missing
     }
 
-    private var isActive: Bool { lock.withLock { active && !ended } }
-
     // MARK: DependentHandler
 
+    @usableFromInline
     func dependencyWillChange() {
         guard let channel, channel.wantsPrior, let root else { return }
         // The value after the last change, not a fresh read: a prior notice queued behind
@@ -249,34 +308,28 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         channel.sendPrior(old: last ?? root[keyPath: keyPath])
     }
 
+    @usableFromInline
     func dependencyDidChange() {
-        guard let root else {
-            end()
-            return
+        if let specialized {
+            specialized(self)
+        } else {
+            didChange { $0[keyPath: keyPath] }
         }
-        // A link being detached may still hear an event already under way.
-        guard isActive, let channel else { return }
-        let (value, sources) = evaluate(root)
-        relink(to: sources)
-        let old: Value? = lock.withLock {
-            guard oldInterest > 0 else { return nil }
-            let old = last
-            last = value
-            return old
-        }
-        channel.sendChange(old: old, new: value)
     }
 
+    @usableFromInline
     func dependencyEnded() {
         if root == nil { end() }
     }
 
     /// Interest, not registrations, decides when to leave the dependencies (an observer
     /// may exist before it registers): nothing to do here.
+    @usableFromInline
     func channelBecameEmpty() {}
 
     /// The root is gone: leaves every dependency and completes the observers.
-    private func end() {
+    @usableFromInline
+    func end() {
         let links: [any DependencyLink]? = lock.withLock {
             guard !ended else { return nil }
             ended = true
@@ -285,6 +338,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             let links = Array(self.links.values) + Array(priorLinks.values)
             self.links = [:]
             priorLinks = [:]
+            tracked = []
             for link in links { link.retire() }
             return links
         }

@@ -7,15 +7,17 @@ import Darwin
 #endif
 
 /// Finds the channel to observe for a key path of a model.
+@usableFromInline
 enum ObservationTarget {
     /// The channel for `keyPath` on `root`.
     ///
     /// A key path that is exactly one `@Observed` property of `root`, with no declared
     /// dependencies, observes that property's channel directly (the fast path). Anything
     /// else is a ``DerivedObservation``, shared by every observer of that key path on
-    /// that object, so that they all see the same evaluations in the same order.
+    /// that object, so that they all see the same evaluations in the same order;
+    /// `specialization`, if given, does its work at each change (the first observer's).
     static func resolve<Root: KeyValueObservable, Value>(
-        _ root: Root, _ keyPath: KeyPath<Root, Value>
+        _ root: Root, _ keyPath: KeyPath<Root, Value>, specialization: DerivedSpecialization<Root, Value>? = nil
     ) -> PropertyChannel<Value> {
         let affecting = Array(Root.keyPathsAffectingValue(for: keyPath))
         let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
@@ -31,7 +33,8 @@ enum ObservationTarget {
             warnUntracked(keyPath)
         }
         let (channel, derived) = DerivedObservation.makeChannel(
-            root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value)
+            root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value,
+            specialization: specialization)
         let replaced: Entry? = shared.lock.withLock {
             let replaced = shared.entries[key]
             shared.entries[key] = Entry(derived)
@@ -40,6 +43,14 @@ enum ObservationTarget {
         }
         withExtendedLifetime(replaced) {}   // released outside the lock
         return channel
+    }
+
+    /// The channel for the key path of `specialization` on `root`.
+    @usableFromInline
+    static func resolve<Root: KeyValueObservable, Value>(
+        _ root: Root, specialization: DerivedSpecialization<Root, Value>
+    ) -> PropertyChannel<Value> {
+        resolve(root, specialization.keyPath, specialization: specialization)
     }
 
     // MARK: Shared derived observations

@@ -110,12 +110,23 @@ extension KeyValueObservable {
     /// With `.initial` the handler runs once before this returns. Every set notifies,
     /// equal values included. The handler runs on the thread that made the change.
     /// Keep the returned token: the observation ends when it is released.
+    @inlinable
     public func observe<Value>(
         _ keyPath: KeyPath<Self, Value>,
         options: KeyValueObservingOptions = [],
         changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
     ) -> KeyValueObservation {
-        let channel = ObservationTarget.resolve(self, keyPath)
+        // Inlined so that a derived key path's changes run code specialized for its types.
+        // The key path goes only into the specialization (see `DerivedSpecialization`).
+        observe(DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
+    }
+
+    @usableFromInline
+    func observe<Value>(
+        _ specialization: DerivedSpecialization<Self, Value>, options: KeyValueObservingOptions,
+        changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+    ) -> KeyValueObservation {
+        let channel = ObservationTarget.resolve(self, specialization: specialization)
         let observer = ChangeHandlerObserver(
             root: self, channel: channel, options: options, handler: changeHandler)
         let token = KeyValueObservation(observer)
@@ -128,6 +139,7 @@ extension KeyValueObservable {
     /// ```swift
     /// let c = person.publisher(for: \.address.city).sink { print($0) }
     /// ```
+    @inlinable
     public func publisher<Value>(
         for keyPath: KeyPath<Self, Value>,
         options: KeyValueObservingOptions = [.initial, .new]

@@ -21,17 +21,22 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
     /// The observed object, or `nil` once it is gone.
     public var object: Subject? { reference.object }
     /// The observed key path.
-    public let keyPath: KeyPath<Subject, Value>
+    @inlinable
+    public var keyPath: KeyPath<Subject, Value> { specialization.keyPath }
     /// The options of the observation.
     public let options: KeyValueObservingOptions
 
-    private let reference: WeakReference<Subject>
+    @usableFromInline let reference: WeakReference<Subject>
+    /// Made here, inlined where the types are known, for the changes of a derived key
+    /// path; it holds the key path (see ``DerivedSpecialization``).
+    @usableFromInline let specialization: DerivedSpecialization<Subject, Value>
 
     /// Creates a publisher for `keyPath` on `object`.
+    @inlinable
     public init(object: Subject, keyPath: KeyPath<Subject, Value>, options: KeyValueObservingOptions) {
         reference = WeakReference(object)
-        self.keyPath = keyPath
         self.options = options
+        specialization = DerivedSpecialization(keyPath)
     }
 
     /// Attaches `subscriber`: it receives the values the options ask for, and `.finished` once the object is gone (at once if it already is).
@@ -41,10 +46,24 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
             subscriber.receive(completion: .finished)
             return
         }
-        let channel = ObservationTarget.resolve(object, keyPath)
+        let channel = ObservationTarget.resolve(object, specialization: specialization)
         let subscription = PropertySubscription(
             channel: channel, options: options, downstream: subscriber)
         subscriber.receive(subscription: subscription)
+    }
+}
+
+extension KeyValueObservingPublisher {
+    /// Attaches a closure that receives the values: the same as
+    /// `Publisher.sink(receiveValue:)`, on a path with no generic overhead (the one of
+    /// `$property.sink`), except with `.prior`, which takes the general one.
+    @inlinable
+    public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
+        guard !options.contains(.prior), let object else {
+            return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        }
+        return ObservationTarget.resolve(object, specialization: specialization)
+            .sink(initial: options.contains(.initial), receiveValue: receiveValue)
     }
 }
 
@@ -56,9 +75,10 @@ extension KeyValueObservingPublisher: Equatable {
 }
 
 /// A weak reference in a value type.
+@usableFromInline
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {
     // `@unchecked Sendable`: a weak reference is loaded and cleared atomically by the
     // runtime, and `object` is never assigned after init.
-    weak var object: Object?
-    init(_ object: Object) { self.object = object }
+    @usableFromInline weak var object: Object?
+    @usableFromInline init(_ object: Object) { self.object = object }
 }
