@@ -159,6 +159,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     /// An observer was made for the channel (on the model's isolation): the first one
     /// activates the observation; the first wanting prior notices links for them.
+    @usableFromInline
     func addInterest(prior: Bool, old: Bool) {
         lock.lock()
         if ended {
@@ -199,6 +200,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// An observer is gone (cancelled, released, or ended; any thread): the last one
     /// makes the observation leave its dependencies, the last wanting prior notices
     /// drops the links for them.
+    @usableFromInline
     func removeInterest(prior: Bool, old: Bool) {
         lock.lock()
         var dropped: [any DependencyLink] = []
