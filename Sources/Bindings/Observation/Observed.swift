@@ -63,7 +63,10 @@ public struct Observed<Value> {
             // this property observes its channel directly. (Using `wrappedKeyPath` here
             // makes every read materialise it; see Docs/Performance.md.)
             if _slowPath(DependencyTracking.isActive), DependencyTracking.isTrackingOnCurrentThread {
-                recordRead(channel(of: instance, storage: storageKeyPath), wrapped: wrappedKeyPath)
+                let channel = channel(of: instance, storage: storageKeyPath)
+                // The key path object is made only on the channel's first tracked read.
+                if _slowPath(channel.key == nil) { channel.key = wrappedKeyPath }
+                DependencyTracking.record(channel)
             }
             return instance[keyPath: storageKeyPath].value
         }
@@ -117,13 +120,6 @@ public struct Observed<Value> {
     @available(*, unavailable, message: "$property is only available on properties of classes that conform to KeyValueObservable")
     public var projectedValue: Publisher {
         fatalError("unavailable")
-    }
-
-    /// Reports a tracked read, naming the channel's key path the first time.
-    @usableFromInline
-    static func recordRead<Instance>(_ channel: PropertyChannel<Value>, wrapped: ReferenceWritableKeyPath<Instance, Value>) {
-        if channel.key == nil { channel.key = wrapped }
-        DependencyTracking.record(channel)
     }
 
     /// The property's channel, created on first use (on the model's isolation, as every
