@@ -102,6 +102,7 @@ class Channel<Event>: @unchecked Sendable {
             if !observer.cancelled.exchange(true, ordering: .relaxed) {
                 observer.sourceDidEnd()
             }
+            observer.detached()
         }
         slots.deallocate()
     }
@@ -259,7 +260,10 @@ class Channel<Event>: @unchecked Sendable {
         }
         let removed = take(observer)
         unlock()
-        removed?.release()
+        if let removed {
+            removed._withUnsafeGuaranteedRef { $0.detached() }
+            removed.release()
+        }
     }
 
     /// The registered observers, in order (for rare look-ups such as `unbind`).
@@ -275,7 +279,8 @@ class Channel<Event>: @unchecked Sendable {
     }
 
     /// Cancels and removes every observer; the caller releases what is returned, outside
-    /// any lock. Used when the source of the events completes or goes away.
+    /// any lock, after calling `detached()` on each. Used when the source of the events
+    /// completes or goes away.
     final func removeAll() -> [ChannelObserver<Event>] {
         lock()
         let delivering = isDelivering
@@ -515,7 +520,10 @@ class Channel<Event>: @unchecked Sendable {
     @inlinable
     final func dropReleased(_ released: inout [Unmanaged<ChannelObserver<Event>>], _ changes: inout [DeferredChange]) {
         if !released.isEmpty {
-            for unmanaged in released { unmanaged.release() }
+            for unmanaged in released {
+                unmanaged._withUnsafeGuaranteedRef { $0.detached() }
+                unmanaged.release()
+            }
             released.removeAll(keepingCapacity: true)
         }
         if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }

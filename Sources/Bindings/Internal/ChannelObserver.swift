@@ -51,6 +51,14 @@ class ChannelObserver<Event>: CancellationTarget {
         preconditionFailure("Bindings internal error: \(Self.self) does not override receive(_:)")
     }
 
+    /// The channel has let go of the observer for good (it was removed, or the channel
+    /// closed or went away): it will never be called again, so it can release what only
+    /// deliveries use (the user's closures), at once rather than when the last reference
+    /// to it goes. Called once, outside any lock, when no delivery to it is in flight.
+    /// Default: nothing.
+    @usableFromInline
+    func detached() {}
+
     /// The channel is being destroyed (its source, a model or subject, is gone); the
     /// observer will get nothing more. Called once, outside any lock. Default: nothing.
     @usableFromInline

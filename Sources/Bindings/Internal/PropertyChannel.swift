@@ -120,7 +120,10 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     @usableFromInline
     func close() {
         withLock { closed = true }
-        for observer in removeAll() { observer.sourceDidEnd() }
+        for observer in removeAll() {
+            observer.sourceDidEnd()
+            observer.detached()
+        }
     }
 
     /// Tells the empty handler if no observer is left that is not cancelled (an observer

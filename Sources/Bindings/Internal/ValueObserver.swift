@@ -5,16 +5,21 @@
 /// subscription is two small objects: this and the `AnyCancellable` pointing at it.
 @usableFromInline
 final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: `receiveValue` is immutable and only called by the
-    // channel's delivering thread; the base class documents the rest.
+    // `@unchecked Sendable`: `receiveValue` is only called by the channel's delivering
+    // thread, and replaced once, in `detached()`, when no delivery can reach the observer
+    // any more (the channel's lock orders the two); the base class documents the rest.
 
-    @usableFromInline let receiveValue: (Value) -> Void
+    /// The user's closure; released as soon as the channel lets go of the observer, so
+    /// that what it captures does not live on with the `AnyCancellable`.
+    @exclusivity(unchecked) @usableFromInline var receiveValue: (Value) -> Void
 
     @usableFromInline
     init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, receiveValue: consuming @escaping (Value) -> Void) {
         self.receiveValue = receiveValue
         super.init(channel: channel, options: options, flags: ValueObserverFlag.bit)
     }
+
+    override func detached() { receiveValue = { _ in } }
 
     override func receive(_ event: PropertyEvent<Value>) {
         if !event.isPrior, let value = event.new { receiveValue(value) }

@@ -5,16 +5,24 @@ extension Subscribers {
     /// subscription, as in Combine.
     ///
     /// Create one with ``Publisher/sink(receiveCompletion:receiveValue:)``.
-    /// `cancel()` is thread-safe and idempotent; the closures are released when the sink
-    /// itself is released (an in-flight delivery on another thread may still be using
-    /// them when `cancel()` returns).
+    /// `cancel()` is thread-safe and idempotent. The closures are released when the
+    /// stream completes (after `receiveCompletion` has run), or else when the sink itself
+    /// is released: an in-flight delivery on another thread may still be using them when
+    /// `cancel()` returns, and the cancellable that `sink` returns lets go of the sink
+    /// when cancelled.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
         CustomStringConvertible
     {
-        /// The closure that receives values.
-        public let receiveValue: (Input) -> Void
-        /// The closure that receives the completion.
-        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        /// The closure that receives values (a no-op once the stream has completed).
+        public var receiveValue: (Input) -> Void { valueBody }
+        /// The closure that receives the completion (a no-op once it has run).
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { completionBody }
+
+        /// Replaced by no-ops once, by the thread that delivers the completion: upstream
+        /// delivers values and the completion one at a time (the `Subscriber` contract),
+        /// and nothing reads them after it.
+        @exclusivity(unchecked) private var valueBody: (Input) -> Void
+        @exclusivity(unchecked) private var completionBody: (Subscribers.Completion<Failure>) -> Void
 
         /// 0 awaiting a subscription, 1 subscribed, 2 terminal (completed or cancelled).
         private let status = Atomic<UInt8>(0)
@@ -27,8 +35,8 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.receiveCompletion = receiveCompletion
-            self.receiveValue = receiveValue
+            completionBody = receiveCompletion
+            valueBody = receiveValue
         }
 
         /// `"Sink"`, as in Combine.
@@ -58,7 +66,7 @@ extension Subscribers {
         @inline(__always)
         public func receive(_ value: Input) -> Subscribers.Demand {
             guard status.load(ordering: .acquiring) != 2 else { return .none }
-            receiveValue(value)
+            valueBody(value)
             return .none
         }
 
@@ -67,7 +75,10 @@ extension Subscribers {
             let previous = status.exchange(2, ordering: .acquiringAndReleasing)
             guard previous != 2 else { return }
             if previous == 1 { subscription = nil }
-            receiveCompletion(completion)
+            completionBody(completion)
+            // What the closures capture is released now, not when the cancellable goes.
+            valueBody = { _ in }
+            completionBody = { _ in }
         }
 
         /// Cancels the upstream subscription; idempotent and thread-safe.

@@ -14,7 +14,27 @@ private enum SinkEvent: Equatable {
     case completion(Subscribers.Completion<CoreTestError>)
 }
 
+/// Something a closure can capture, to see when the closure is released.
+private final class SinkSentinel {}
+
 @Suite struct CoreSinkTests {
+    @Test func releasesItsClosuresOnceTheStreamCompletes() {
+        let subject = PassthroughSubject<Int, CoreTestError>()
+        var sentinel: SinkSentinel? = SinkSentinel()
+        weak let weakSentinel = sentinel
+        var events: [SinkEvent] = []
+        let cancellable = subject.sink(
+            receiveCompletion: { [sentinel] in withExtendedLifetime(sentinel) {}; events.append(.completion($0)) },
+            receiveValue: { [sentinel] in withExtendedLifetime(sentinel) {}; events.append(.value($0)) })
+        sentinel = nil
+        subject.send(1)
+        #expect(weakSentinel != nil, "the closures hold it while the stream goes on")
+        subject.send(completion: .failure(.boom))
+        #expect(events == [.value(1), .completion(.failure(.boom))])
+        #expect(weakSentinel == nil, "released at the completion, while the cancellable is still held")
+        withExtendedLifetime(cancellable) {}
+    }
+
     @Test func receivesJustValueThenFinished() {
         var events: [SinkEvent] = []
         let cancellable = Just(1).sink(

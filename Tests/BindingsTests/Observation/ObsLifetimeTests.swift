@@ -68,9 +68,7 @@ struct ObsLifetimeTests {
         withExtendedLifetime(token) {}
     }
 
-    @Test(
-        .disabled("needs lead: Subscribers.Sink keeps receiveValue/receiveCompletion after completion (Sink.swift); OpenCombine's Sink swaps them for no-ops on completion and cancel"),
-        arguments: 0..<4)
+    @Test(arguments: 0..<4)
     func sinkClosureIsReleasedWhenTheModelGoes(_ index: Int) {
         let keyPath = Self.keyPath(index)
         var person: ObsPerson? = ObsPerson()
@@ -84,7 +82,7 @@ struct ObsLifetimeTests {
         withExtendedLifetime(c) {}
     }
 
-    @Test(.disabled("needs lead: ValueObserver (the $property.sink fast path) keeps `body` after its channel closed; it is held by the AnyCancellable, so the closure lives until that is released"))
+    @Test
     func projectionSinkClosureIsReleasedWhenTheModelGoes() {
         var person: ObsPerson? = ObsPerson()
         var sentinel: ObsSentinel? = ObsSentinel()
@@ -99,7 +97,7 @@ struct ObsLifetimeTests {
     @Test(arguments: 0..<4)
     func subscriberIsReleasedWhenTheModelGoes(_ index: Int) {
         // The subscription lets go of its subscriber when the model goes (what the
-        // subscriber itself keeps is its own business: see the disabled tests above).
+        // subscriber itself keeps is its own business: see the sink tests above).
         let keyPath = Self.keyPath(index)
         var person: ObsPerson? = ObsPerson()
         var recorder: ObsRecorder<String>? = ObsRecorder<String>()
@@ -266,6 +264,39 @@ struct ObsLifetimeDuringDeliveryTests {
         #expect(seen == ["Paris"])
         #expect(recorder.events == [.value("Paris"), .finished])
         #expect(address.cityStorage.observerCount == 0)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func projectionSinkClosureIsReleasedAtCancelWhileTheCancellableIsHeld() {
+        let person = ObsPerson()
+        var sentinel: ObsSentinel? = ObsSentinel()
+        weak let weakSentinel = sentinel
+        var names: [String] = []
+        let c = person.$firstName.sink { [sentinel] in withExtendedLifetime(sentinel) {}; names.append($0) }
+        sentinel = nil
+        person.firstName = "Grace"
+        c.cancel()
+        #expect(weakSentinel == nil, "released by cancel(), not when the cancellable goes")
+        person.firstName = "Ada"
+        #expect(names == ["Ada", "Grace"])
+        withExtendedLifetime(c) {}
+    }
+
+    @Test func changeHandlerIsReleasedAtInvalidateWhileTheTokenIsHeld() {
+        let person = ObsPerson()
+        var sentinel: ObsSentinel? = ObsSentinel()
+        weak let weakSentinel = sentinel
+        var changes: [String?] = []
+        let token = person.observe(\.lastName, options: [.new]) { [sentinel] _, change in
+            withExtendedLifetime(sentinel) {}
+            changes.append(change.newValue)
+        }
+        sentinel = nil
+        person.lastName = "Byron"
+        token.invalidate()
+        #expect(weakSentinel == nil, "released by invalidate(), not when the token goes")
+        person.lastName = "King"
+        #expect(changes == ["Byron"])
         withExtendedLifetime(token) {}
     }
 }
