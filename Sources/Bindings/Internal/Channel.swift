@@ -249,8 +249,11 @@ class Channel<Event>: @unchecked Sendable {
     }
 
     /// Removes `observer` if registered. Safe from any thread, inside callbacks, twice.
+    /// `detach: false` skips `detached()` when the caller drops its own reference to
+    /// the observer right after (what `detached()` releases goes with it then anyway);
+    /// a removal deferred past a delivery detaches all the same.
     @inlinable
-    final func remove(_ observer: ChannelObserver<Event>) {
+    final func remove(_ observer: ChannelObserver<Event>, detach: Bool = true) {
         observer.cancelled.store(true, ordering: .relaxed)
         lock()
         if isDelivering {
@@ -261,7 +264,7 @@ class Channel<Event>: @unchecked Sendable {
         let removed = take(observer)
         unlock()
         if let removed {
-            removed._withUnsafeGuaranteedRef { $0.detached() }
+            if detach { removed._withUnsafeGuaranteedRef { $0.detached() } }
             removed.release()
         }
     }

@@ -5,13 +5,13 @@
 /// subscription is two small objects: this and the `AnyCancellable` pointing at it.
 @usableFromInline
 final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: `receiveValue` is only called by the channel's delivering
-    // thread, and replaced once, in `detached()`, when no delivery can reach the observer
-    // any more (the channel's lock orders the two); the base class documents the rest.
+    // `@unchecked Sendable`: `receiveValue` is immutable and only called by the
+    // channel's delivering thread; the base class documents the rest.
 
-    /// The user's closure; released as soon as the channel lets go of the observer, so
-    /// that what it captures does not live on with the `AnyCancellable`.
-    @exclusivity(unchecked) @usableFromInline var receiveValue: (Value) -> Void
+    /// The user's closure. A `let`, so that a delivery calls it without retaining and
+    /// releasing its context (a `var` would cost that, per observer, per change); what
+    /// it captures is released by `detached()` all the same.
+    @usableFromInline let receiveValue: (Value) -> Void
 
     @usableFromInline
     init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, receiveValue: consuming @escaping (Value) -> Void) {
@@ -19,7 +19,27 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
         super.init(channel: channel, options: options, flags: ValueObserverFlag.bit)
     }
 
-    override func detached() { receiveValue = { _ in } }
+    /// The channel has let go of this observer (the model is gone, or it was cancelled)
+    /// while its `AnyCancellable` may live on: release what the closure captures now, so
+    /// that nothing attached to a model outlives it (SPEC section 6).
+    ///
+    /// `receiveValue` is a `let` for the deliveries' sake, so this clears the stored
+    /// closure's context word in place. The layout is the header, the base classes' two
+    /// words, `channel`, then the closure (function, context); that is checked by finding
+    /// `channel` where it should be, and should it ever differ, nothing is released early
+    /// and the closure goes with the observer (the lifetime tests would say so). No
+    /// delivery can reach the observer any more, so nothing calls the closure after this;
+    /// `deinit` then destroys a closure with no context, which releases nothing.
+    override func detached() {
+        let object = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        let channelOffset = 32, contextOffset = 48
+        guard object.load(fromByteOffset: channelOffset, as: UInt.self)
+                == UInt(bitPattern: Unmanaged.passUnretained(channel).toOpaque()),
+              let context = object.load(fromByteOffset: contextOffset, as: UnsafeRawPointer?.self)
+        else { return }
+        object.storeBytes(of: nil, toByteOffset: contextOffset, as: UnsafeRawPointer?.self)
+        Unmanaged<AnyObject>.fromOpaque(context).release()
+    }
 
     override func receive(_ event: PropertyEvent<Value>) {
         if !event.isPrior, let value = event.new { receiveValue(value) }
@@ -35,7 +55,8 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
         // `sourceEnded()` and `releaseInterest()` do nothing here, and the channel's lock
         // orders this removal with the registration. So two atomic exchanges are spared.
         cancelled.store(true, ordering: .releasing)
-        channel.remove(self, needsOld: false, needsPrior: false)
+        // The `AnyCancellable` lets go of this observer right after: no early release.
+        channel.remove(self, detach: false)
     }
 }
 

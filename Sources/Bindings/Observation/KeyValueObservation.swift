@@ -44,13 +44,12 @@ final class WeakObserverReference: @unchecked Sendable {
 /// `deliver`, which only hands it to the handler with the object.
 @usableFromInline
 class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: `deliver` is only called by the channel's delivering thread,
-    // one change at a time, and replaced once, in `detached()`, when no delivery can
-    // reach the observer any more. The base class documents the rest.
+    // `@unchecked Sendable`: `deliver` is immutable and only called by the channel's
+    // delivering thread, one change at a time. The base class documents the rest.
 
-    /// Hands a change to the handler, with the observed object if it is still there;
-    /// released as soon as the channel lets go of the observer.
-    @exclusivity(unchecked) @usableFromInline var deliver: (borrowing KeyValueObservedChange<Value>) -> Void
+    /// Hands a change to the handler, with the observed object if it is still there.
+    /// (The token holds this observer weakly, so the handler goes with the model.)
+    @usableFromInline let deliver: (borrowing KeyValueObservedChange<Value>) -> Void
 
     init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions,
          deliver: @escaping (borrowing KeyValueObservedChange<Value>) -> Void) {
@@ -71,8 +70,6 @@ class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
             kind: .setting, newValue: options.contains(.new) ? event.new : nil,
             oldValue: options.contains(.old) ? event.old : nil, isPrior: false)
     }
-
-    override func detached() { deliver = { _ in } }
 
     /// The unspecialized path (queued events, initial values through generic code).
     override func receive(_ event: PropertyEvent<Value>) {
