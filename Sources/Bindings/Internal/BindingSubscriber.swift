@@ -15,11 +15,16 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
     // follows the same single-winner protocol as `Subscribers.Sink` (written once before
     // `status` becomes 1, then only touched by the thread that moves it from 1 to 2 or 3);
     // `handle` is written once by `bind`, before the subscriber is shared, and read by
-    // nobody after; `sink` is immutable.
+    // nobody after; `sink` is set in `init` and cleared once, by whoever delivers the
+    // completion (or, with values still on their way to the main queue, by the main-queue
+    // block that comes after them), when nothing reads it any more: upstream sends
+    // values and the completion one at a time, and the main queue runs its blocks in order.
 
     typealias Failure = Never
 
-    private let sink: BindingSink<Owner, Input>
+    /// The sink; `nil` once the binding has finished, so that what its closures capture
+    /// is released then, while the owner (which keeps this subscriber) lives on.
+    @exclusivity(unchecked) private var sink: BindingSink<Owner, Input>?
     /// 0 awaiting a subscription, 1 subscribed, 2 finished (values already on their way
     /// to the main queue still arrive), 3 cancelled (nothing more arrives).
     private let status = Atomic<UInt8>(0)
@@ -65,7 +70,7 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.load(ordering: .relaxed) == 1 else { return .none }
+        guard status.load(ordering: .relaxed) == 1, let sink else { return .none }
         guard let owner = sink.owner else {
             cancel()
             return .none
@@ -83,9 +88,23 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
             return
         }
         subscription = nil
-        guard let receiveCompletion = sink.receiveCompletion, let owner = sink.owner else { return }
+        guard let owner = sink?.owner else {
+            finish()
+            return
+        }
         if runsHere(owner) {
-            receiveCompletion(owner)
+            sink?.receiveCompletion?(owner)
+            finish()
+        } else {
+            enqueueOnMain(nil)
+        }
+    }
+
+    /// The binding has delivered all it will: drop the sink (see `sink`). Values still
+    /// queued for the main queue come first.
+    private func finish() {
+        if queued.load(ordering: .acquiring) == 0 {
+            sink = nil
         } else {
             enqueueOnMain(nil)
         }
@@ -140,12 +159,16 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
             defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
             // A cancelled binding delivers nothing more; a finished one still delivers
             // the values sent before its completion, then the completion.
-            guard status.load(ordering: .acquiring) != 3, let owner = sink.owner else { return }
-            if let delivery {
-                sink.receiveValue(owner, delivery.input)
-            } else {
-                sink.receiveCompletion?(owner)
+            guard let delivery else {
+                // The completion, always the last block: deliver it, then drop the sink.
+                if status.load(ordering: .acquiring) != 3, let sink, let owner = sink.owner {
+                    sink.receiveCompletion?(owner)
+                }
+                sink = nil
+                return
             }
+            guard status.load(ordering: .acquiring) != 3, let sink, let owner = sink.owner else { return }
+            sink.receiveValue(owner, delivery.input)
         }
     }
 }

@@ -52,10 +52,10 @@ enum RelLeakAttachment: String, CaseIterable, CustomStringConvertible, Sendable 
     /// Whether the attachment ends with an owner (else with a token).
     var isOwned: Bool { [.bindOperator, .bindInlineComputed, .bindLeftToRightChain, .customSink].contains(self) }
 
-    /// Whether releasing the model releases the closure at once even while the token lives
-    /// (a `KeyValueObservation` holds neither; a sink keeps its closures, as Combine's, until
-    /// it is released).
-    var releasesClosureWithModel: Bool { [.observeStored, .observeComputed, .observeChain].contains(self) }
+    /// Whether releasing the model releases the closure at once even while the token lives:
+    /// a `KeyValueObservation` holds neither, a sink drops its closure when its model goes,
+    /// and an operator chain when the completion passes through it.
+    var releasesClosureWithModel: Bool { self != .subscriber }
 
     /// Makes the attachment fire.
     func poke(_ model: RelLeakModel) {
