@@ -8,9 +8,11 @@ import Synchronization
 /// person.$firstName.bind(label, skipInitialValue: false) { label, name in label.text = name }
 /// person.$firstName.unbind(label)
 /// ```
-/// A listener is held weakly and dropped once released (at the next value: a listener is
-/// any object, and has no storage that could end the binding when it goes); its handlers
-/// run in the order they were bound, on the thread that set the value. A handler bound
+/// A listener is held weakly and dropped once released: at once when it is a
+/// ``BindingOwner`` (the binding is kept in its `subscriptions` too, and ends with them),
+/// otherwise at the next value (any other object has no storage that could end the
+/// binding when it goes). Its handlers run in the order they were bound, on the thread
+/// that set the value. A handler bound
 /// on the main actor is main-actor isolated, so it runs on the main thread: synchronously
 /// when the value is set there, otherwise through the main queue, in order.
 protocol ListenerChannelProvider {
@@ -26,13 +28,27 @@ extension ListenerChannelProvider {
         let observer = ListenerObserver(
             channel: listenerChannel, options: skipInitialValue ? [.new] : [.initial, .new],
             listener: listener, onMainActor: isolation === MainActor.shared, handler: handler)
+        // An owner's storage can end the binding the moment the owner goes. Where its
+        // conformance cannot be used (a main-actor owner, off the main thread), the
+        // binding still ends at the next value.
+        let owner = usableOwner(listener)
+        let handle = owner.map { _ in AnyCancellable { [weak observer] in observer?.unbind() } }
+        observer.ownerHandle = handle.map(ObjectIdentifier.init)   // before another thread can see it
         observer.register()
+        if let owner, let handle { owner.subscriptions.insert(handle) }
     }
 
     func removeListener(_ listener: AnyObject) {
         let id = ObjectIdentifier(listener)
+        var handles: Set<ObjectIdentifier> = []
         for case let observer as any ListenerIdentified in listenerChannel.snapshot() where observer.listenerID == id {
             observer.unbind()
+            if let handle = observer.ownerHandle { handles.insert(handle) }
+        }
+        // Take the owner's copies out too, so that binding and unbinding again and again
+        // does not grow its storage.
+        if !handles.isEmpty, let owner = usableOwner(listener) {
+            owner.subscriptions = owner.subscriptions.filter { !handles.contains(ObjectIdentifier($0)) }
         }
     }
 }
@@ -87,9 +103,20 @@ extension ObservableValue: ListenerChannelProvider {
     }
 }
 
+/// `listener` as a ``BindingOwner`` whose conformance can be used here, or `nil`.
+/// Out of line and unoptimized for the reason given at `BindingSubscriber.conformsHere`:
+/// specialized for a type known to conform, `-O` would fold the cast and lose the
+/// run-time check of a main-actor conformance's isolation.
+@inline(never) @_optimize(none)
+func usableOwner(_ listener: AnyObject) -> (any BindingOwner)? {
+    listener as? any BindingOwner
+}
+
 /// A listener observer's identity, for `unbind(_:)`.
 protocol ListenerIdentified: AnyObject {
     var listenerID: ObjectIdentifier { get }
+    /// The cancellable kept in the listener's `subscriptions` when it is an owner.
+    var ownerHandle: ObjectIdentifier? { get }
     /// Stops the handler at once, including values still queued for the main thread.
     func unbind()
 }
@@ -104,6 +131,10 @@ final class ListenerObserver<Listener: AnyObject, Value>: PropertyObserver<Value
     // `onMainActor` are immutable.
     private weak var listener: Listener?
     let listenerID: ObjectIdentifier
+    /// Set once, on the binding's thread, before `bind` returns; read by `unbind(_:)`.
+    /// (`@unchecked Sendable` above: written before the observer is shared with another
+    /// thread through the channel's lock, never written again.)
+    var ownerHandle: ObjectIdentifier?
     private let handler: (Listener, Value) -> Void
     /// The handler is main-actor isolated: it only runs on the main thread.
     private let onMainActor: Bool

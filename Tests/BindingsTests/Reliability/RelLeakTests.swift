@@ -298,13 +298,13 @@ struct RelLeakTests {
             owner.reactive.value <~ model.reactive.sum
             model.reactive.a.bind(to: owner) { owner, value in owner.value = value }
             model.$a.bind(owner) { owner, value in owner.value = value }
-            #expect(owner.subscriptions.count == 2)
+            #expect(owner.subscriptions.count == 3, "the two bindings, and the listener's copy")
         }
         #expect(weakModel == nil)
         #expect(weakOwner == nil)
     }
 
-    @Test func listenersAreDroppedAtUnbindOrAtTheNextValue() {
+    @Test func ownerListenersAreDroppedAtUnbindOrAtOnceWhenReleased() {
         let model = RelLeakModel()
         weak var weakProbe: RelLeakProbe?
         var listener: RelLeakOwner? = RelLeakOwner()
@@ -316,13 +316,41 @@ struct RelLeakTests {
         }
         model.$a.unbind(listener!)
         #expect(model.$a.channel.observerCount == 0, "unbind releases at once")
-        // With no storage in the listener (the API takes any object), a released listener's
+        #expect(listener!.subscriptions.count == 1, "unbind takes its copy out of the owner's storage")
+        // A listener that is a BindingOwner keeps its bindings in its storage too.
+        listener = nil
+        #expect(model.$b.channel.observerCount == 0)
+        #expect(weakProbe == nil)
+    }
+
+    @Test func plainListenersAreDroppedAtTheNextValue() {
+        final class PlainListener {}
+        let model = RelLeakModel()
+        weak var weakProbe: RelLeakProbe?
+        var listener: PlainListener? = PlainListener()
+        do {
+            let probe = RelLeakProbe()
+            weakProbe = probe
+            model.$b.bind(listener!) { _, _ in probe.fire() }
+        }
+        // Any other object has no storage that could end the binding when it goes: its
         // handler goes at the property's next value.
         listener = nil
         #expect(model.$b.channel.observerCount == 1)
         model.b += 1
         #expect(model.$b.channel.observerCount == 0)
         #expect(weakProbe == nil)
+    }
+
+    @Test func bindingAndUnbindingAgainDoesNotGrowTheOwnersStorage() {
+        let model = RelLeakModel()
+        let listener = RelLeakOwner()
+        for _ in 0..<100 {
+            model.$a.bind(listener) { owner, value in owner.value = value }
+            model.$a.unbind(listener)
+        }
+        #expect(listener.subscriptions.isEmpty)
+        #expect(model.$a.channel.observerCount == 0)
     }
 
     @Test func observableValueAndSubjectAttachmentsAreReleased() {
