@@ -177,6 +177,32 @@ struct RelExitTests {
         #expect(message.contains("a scheduler interval of NaN seconds"), "stderr: \(message)")
     }
 
+    @Test func negativeOutputRangeIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let start = relRuntime(-1)
+            _ = Publishers.Output(upstream: ObservableValue(1), range: start..<2)
+        }
+        let message = relStandardError(result)
+        #expect(message.contains("Publishers.Output needs a range of positions 0 or more"), "stderr: \(message)")
+    }
+
+    @Test func concurrentNextOnAValuesIteratorIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            // Two tasks waiting on one iterator of a publisher that sends nothing.
+            let subject = PassthroughSubject<Int, Never>()
+            nonisolated(unsafe) var iterator = subject.values.makeAsyncIterator()
+            // `nonisolated(unsafe)`: the misuse under test is exactly this sharing; the
+            // process stops at the second `next()`, before anything else touches it.
+            async let first: Int? = iterator.next()
+            try? await Task.sleep(for: .milliseconds(100))
+            _ = await iterator.next()
+            _ = await first
+        }
+        let message = relStandardError(result)
+        #expect(message.contains("next() was called on a publisher's values iterator while another next() was waiting"),
+                "stderr: \(message)")
+    }
+
     /// The control: a correct request does not stop the program, and the values arrive.
     @Test func positiveDemandRuns() async {
         await #expect(processExitsWith: .success) {
