@@ -69,10 +69,18 @@ struct RelMisuseTests {
         var model: RelMisuseModel? = RelMisuseModel()
         let token = model!.observe(\.label) { _, _ in }
         let cancellable = model!.publisher(for: \.name).sink { _ in }
+        // Observers of another model, made before and after, go on working.
+        let other = RelMisuseModel()
+        let witness = RelMisuseLog<String>()
+        let before = other.publisher(for: \.label).sink { witness.append("before:" + $0) }
         model = nil
         token.invalidate()
         cancellable.cancel()
         token.invalidate()
+        let after = other.$name.sink { witness.append("after:" + $0) }
+        other.name = "z"
+        #expect(witness.values == ["before:a#0", "after:a", "before:z#0", "after:z"])
+        withExtendedLifetime((before, after)) {}
     }
 
     @Test func cancellingItselfInsideItsCallbackLeavesTheOthersWorking() {
