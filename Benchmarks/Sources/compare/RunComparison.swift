@@ -13,7 +13,7 @@ struct ComparisonReport {
 
 /// Runs every benchmark and builds the report.
 /// `only`, a comparison's key (or "memory"), runs just that one: for profiling.
-func runComparison(rounds: Int, only: String?) -> ComparisonReport {
+func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> ComparisonReport {
     let counter = Counter()
     let target: UInt64 = 2_000_000   // batches of about 2 ms
     let batches = 5                  // per side per round
@@ -188,6 +188,9 @@ func runComparison(rounds: Int, only: String?) -> ComparisonReport {
         How each figure is measured: each timed operation runs in a loop in an @inline(never)
         function that takes the model as a parameter; Bindings and OpenCombine take turns, \
         \(rounds) rounds each of \(batches) timed batches of about 2 ms, and the best batch counts.
+        \(multiThreaded
+            ? "The process started a second thread first, as any program with a Dispatch queue or timer has (glibc's mutexes skip their atomic instructions until then)."
+            : "--single-threaded: the process never started a second thread, so glibc's mutexes skipped their atomic instructions.")
         - set + notify: `model.value = i` with one `$value.sink` subscriber that adds the value to a counter.
         - set, nobody observing: a model never subscribed to; an opaque C call after each set keeps
           the optimizer from deleting the stores (its cost is the plain stored property floor).

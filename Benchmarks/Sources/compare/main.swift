@@ -54,7 +54,7 @@ while let argument = arguments.popFirst() {
 if !singleThreaded { startAndJoinAThread() }
 
 let startedAt = monotonicNanoseconds()
-let report = runComparison(rounds: max(1, rounds), only: only)
+let report = runComparison(rounds: max(1, rounds), only: only, multiThreaded: !singleThreaded)
 print(report.text)
 if let jsonPath {
     if write(report.json, toFile: jsonPath) {
