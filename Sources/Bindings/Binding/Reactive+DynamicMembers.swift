@@ -5,6 +5,11 @@ extension Reactive where Base: KeyValueObservable {
     /// ```swift
     /// let c = person.reactive.fullName.sink { print($0) }
     /// ```
+    ///
+    /// Inlinable, as the subscripts below: made where the types are known, the publisher's
+    /// changes and the sink's writes run specialized code, with the key path applied as
+    /// a direct property access when it is written out.
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: KeyPath<Base, Value>) -> KeyValueObservingPublisher<Base, Value> {
         base.publisher(for: keyPath)
     }
@@ -17,6 +22,7 @@ extension Reactive where Base: BindingOwner {
     /// ```swift
     /// label.reactive.text <~ person.reactive.fullName
     /// ```
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Value>) -> BindingSink<Base, Value> {
         BindingSink(owner: base) { owner, value in owner[keyPath: keyPath] = value }
     }
@@ -30,6 +36,7 @@ extension Reactive where Base: KeyValueObservable & BindingOwner {
     /// viewModel.reactive.title <~ input.reactive.text      // as a target
     /// let titles = viewModel.reactive.title                // as a publisher
     /// ```
+    @inlinable
     public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Value>) -> ReactiveProperty<Base, Value> {
         ReactiveProperty(base: base, keyPath: keyPath)
     }
@@ -43,10 +50,11 @@ public struct ReactiveProperty<Base: KeyValueObservable & BindingOwner, Value>: 
     /// This publisher cannot fail.
     public typealias Failure = Never
 
-    private let publisher: KeyValueObservingPublisher<Base, Value>
+    @usableFromInline let publisher: KeyValueObservingPublisher<Base, Value>
     /// The sink that sets the property.
     public let bindingSink: BindingSink<Base, Value>
 
+    @inlinable
     init(base: Base, keyPath: ReferenceWritableKeyPath<Base, Value>) {
         publisher = base.publisher(for: keyPath)
         bindingSink = BindingSink(owner: base) { owner, value in owner[keyPath: keyPath] = value }
