@@ -61,8 +61,9 @@ protocol DependencyLink: AnyObject {
 /// What a dependency tells the derived observation that depends on it.
 @usableFromInline
 protocol DependentHandler: AnyObject {
-    func dependencyWillChange()
-    func dependencyDidChange()
+    /// `indexed`: the indexed-collection change the dependency announced, if any.
+    func dependencyWillChange(_ indexed: IndexedChange?)
+    func dependencyDidChange(_ indexed: IndexedChange?)
     func dependencyEnded()
 }
 
@@ -84,9 +85,9 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
 
     override func receive(_ event: PropertyEvent<Value>) {
         if event.isPrior {
-            if role != .changes { dependent.dependencyWillChange() }
+            if role != .changes { dependent.dependencyWillChange(event.indexed) }
         } else {
-            if role != .priors { dependent.dependencyDidChange() }
+            if role != .priors { dependent.dependencyDidChange(event.indexed) }
         }
     }
 

@@ -17,19 +17,20 @@ import Synchronization
 @usableFromInline
 struct DerivedSpecialization<Root: KeyValueObservable, Value> {
     /// Given an observation, does the work of one of its changes; returns the key path.
-    @usableFromInline let body: (DerivedObservation<Root, Value>?) -> KeyPath<Root, Value>
+    /// The indexed change, if any, is passed on with the change's value.
+    @usableFromInline let body: (DerivedObservation<Root, Value>?, IndexedChange?) -> KeyPath<Root, Value>
 
     @inlinable
     init(_ keyPath: KeyPath<Root, Value>) {
-        body = { observation in
-            observation?.didChange { root in root[keyPath: keyPath] }
+        body = { observation, indexed in
+            observation?.didChange(indexed: indexed) { root in root[keyPath: keyPath] }
             return keyPath
         }
     }
 
     /// The observed key path.
     @inlinable
-    var keyPath: KeyPath<Root, Value> { body(nil) }
+    var keyPath: KeyPath<Root, Value> { body(nil, nil) }
 }
 
 extension DerivedObservation {
@@ -41,7 +42,7 @@ extension DerivedObservation {
     /// links follow before the value is published, so that a callback that sets a new
     /// dependency is heard.
     @inlinable
-    func didChange(evaluate: (Root) -> Value) {
+    func didChange(indexed: IndexedChange? = nil, evaluate: (Root) -> Value) {
         guard let root else {
             end()
             return
@@ -61,6 +62,10 @@ extension DerivedObservation {
         }
         if let sources { relink(to: sources) }
         let old = oldWanted.load(ordering: .relaxed) > 0 ? swapLast(value!) : nil
-        channel.sendChange(old: old, new: value!)
+        if let indexed {
+            channel.sendChange(old: old, new: value!, indexed: indexed)
+        } else {
+            channel.sendChange(old: old, new: value!)
+        }
     }
 }

@@ -43,7 +43,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     @usableFromInline private(set) weak var channel: PropertyChannel<Value>?
     /// A change's work specialized for `Root` and `Value`, when the observer that made
     /// this observation provided it; fixed.
-    private let specialized: ((DerivedObservation) -> Void)?
+    private let specialized: ((DerivedObservation, IndexedChange?) -> Void)?
 
     @usableFromInline let lock = Lock()
     /// The links that carry the dependencies' changes, by source.
@@ -82,7 +82,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         sources: [any DependencySource], value: Value, specialization: DerivedSpecialization<Root, Value>?
     ) -> (PropertyChannel<Value>, DerivedObservation) {
         let observation = DerivedObservation(
-            root: root, keyPath: keyPath, affecting: affecting, sources: sources, specialized: specialization.map { body in { _ = body.body($0) } })
+            root: root, keyPath: keyPath, affecting: affecting, sources: sources,
+            specialized: specialization.map { body in { _ = body.body($0, $1) } })
         let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
         channel.derivedInterest = observation
         observation.channel = channel
@@ -91,7 +92,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     private init(
         root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath], sources: [any DependencySource],
-        specialized: ((DerivedObservation) -> Void)?
+        specialized: ((DerivedObservation, IndexedChange?) -> Void)?
     ) {
         self.root = root
         self.keyPath = keyPath
@@ -301,22 +302,31 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     // MARK: DependentHandler
 
     @usableFromInline
-    func dependencyWillChange() {
+    func dependencyWillChange(_ indexed: IndexedChange?) {
         guard let channel, channel.wantsPrior, let root else { return }
         // The value after the last change, not a fresh read: a prior notice queued behind
         // a re-entrant set is delivered after the model has moved on. (Observers that
         // want prior notices want old values, so `last` is kept for them.)
         let last = lock.withLock { self.last }
-        channel.sendPrior(old: last ?? root[keyPath: keyPath])
+        channel.sendPrior(old: last ?? root[keyPath: keyPath], indexed: own(indexed, root: root))
     }
 
     @usableFromInline
-    func dependencyDidChange() {
+    func dependencyDidChange(_ indexed: IndexedChange?) {
+        var own: IndexedChange?
+        if let indexed, let root { own = self.own(indexed, root: root) }
         if let specialized {
-            specialized(self)
+            specialized(self, own)
         } else {
-            didChange { $0[keyPath: keyPath] }
+            didChange(indexed: own) { $0[keyPath: keyPath] }
         }
+    }
+
+    /// `indexed` if it was announced for exactly this key path of this object: an
+    /// indexed change of another dependency does not describe this observation's value.
+    private func own(_ indexed: IndexedChange?, root: Root) -> IndexedChange? {
+        guard let indexed, indexed.object == ObjectIdentifier(root), indexed.key == keyPath else { return nil }
+        return indexed
     }
 
     @usableFromInline

@@ -11,12 +11,45 @@ struct PropertyEvent<Value> {
     @usableFromInline let old: Value?
     /// The value after the change; `nil` for a prior notice.
     @usableFromInline let new: Value?
+    /// An indexed-collection change announced by hand, or `nil` for a set.
+    @usableFromInline let indexed: IndexedChange?
 
     @inlinable
-    init(isPrior: Bool, old: Value?, new: Value?) {
+    init(isPrior: Bool, old: Value?, new: Value?, indexed: IndexedChange? = nil) {
         self.isPrior = isPrior
         self.old = old
         self.new = new
+        self.indexed = indexed
+    }
+}
+
+/// An indexed-collection change (`.insertion`, `.removal`, `.replacement`) that a model
+/// announced with `willChange(_:valuesAt:for:)` and `didChange(_:valuesAt:for:)`,
+/// carried with the events of that key path so that a change handler gets its kind, its
+/// indexes and the elements involved, as with Foundation's KVO.
+@usableFromInline
+final class IndexedChange: @unchecked Sendable {
+    // `@unchecked Sendable`: immutable; the elements cross threads with the event, as
+    // the values of the events do.
+    @usableFromInline let kind: KeyValueChange
+    @usableFromInline let indexes: RangeSet<Int>
+    /// The key path and object it was announced for: only their observation passes it on.
+    let key: AnyKeyPath
+    let object: ObjectIdentifier
+    /// The elements at `indexes` before the change (removal, replacement), as the
+    /// collection type of the key path.
+    @usableFromInline let oldElements: Any?
+    /// The elements at `indexes` after the change (insertion, replacement).
+    @usableFromInline let newElements: Any?
+
+    init(kind: KeyValueChange, indexes: RangeSet<Int>, key: AnyKeyPath, object: ObjectIdentifier,
+         oldElements: Any?, newElements: Any?) {
+        self.kind = kind
+        self.indexes = indexes
+        self.key = key
+        self.object = object
+        self.oldElements = oldElements
+        self.newElements = newElements
     }
 }
 
@@ -171,6 +204,14 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         sendIfObserved(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
     }
 
+    /// Sends a change that carries an indexed-collection change announced by hand (a
+    /// separate entry point: passing a `nil` reference through the setter's path costs a
+    /// retain and a release per set).
+    @inlinable
+    func sendChange(old: Value?, new: Value, indexed: IndexedChange) {
+        sendIfObserved(PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed), calling: Self.call)
+    }
+
     /// Delivers `event` to `observer`: a ``ValueObserver`` or a ``ChangeObserver``
     /// (marked by a bit, so no dynamic cast) straight from this code, specialized where
     /// it is inlined; any other observer through its `receive(_:)`.
@@ -202,8 +243,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 
     /// Sends the notice that precedes a change.
     @inlinable
-    func sendPrior(old: Value) {
-        send(PropertyEvent(isPrior: true, old: old, new: nil))
+    func sendPrior(old: Value, indexed: IndexedChange? = nil) {
+        send(PropertyEvent(isPrior: true, old: old, new: nil, indexed: indexed))
     }
 }
 

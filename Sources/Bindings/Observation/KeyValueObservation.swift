@@ -61,6 +61,14 @@ class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     /// that was not asked for.
     @inlinable @inline(__always)
     static func change(for event: PropertyEvent<Value>, options: KeyValueObservingOptions) -> KeyValueObservedChange<Value>? {
+        if let indexed = event.indexed {
+            if event.isPrior, !options.contains(.prior) { return nil }
+            return KeyValueObservedChange(
+                kind: indexed.kind,
+                newValue: options.contains(.new) && !event.isPrior ? indexed.newElements as? Value : nil,
+                oldValue: options.contains(.old) ? indexed.oldElements as? Value : nil,
+                indexes: indexed.indexes, isPrior: event.isPrior)
+        }
         if event.isPrior {
             guard options.contains(.prior) else { return nil }
             return KeyValueObservedChange(
@@ -177,6 +185,99 @@ extension KeyValueObservable {
             channel.sendChange(old: old, new: self[keyPath: keyPath])
         } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
             channel.sendChange(old: nil, new: ())
+        }
+    }
+
+    /// Announces an indexed change to the collection at `keyPath` (storage that is not
+    /// `@Observed`), as Foundation's `willChange(_:valuesAt:forKey:)`: observers that
+    /// asked for `.prior` hear it now, with the kind, the indexes, and with `.old` the
+    /// elements at those indexes (for a removal or a replacement). Pair it with
+    /// ``didChange(_:valuesAt:for:)``.
+    ///
+    /// ```swift
+    /// final class Playlist: KeyValueObservable {
+    ///     private var storage: [String] = []
+    ///     var songs: [String] { storage }
+    ///     func append(_ song: String) {
+    ///         let indexes = RangeSet(storage.count ..< storage.count + 1)
+    ///         willChange(.insertion, valuesAt: indexes, for: \.songs)
+    ///         storage.append(song)
+    ///         didChange(.insertion, valuesAt: indexes, for: \.songs)
+    ///     }
+    /// }
+    /// let token = playlist.observe(\.songs, options: [.new]) { _, change in
+    ///     // change.kind == .insertion, change.indexes == RangeSet(0..<1), change.newValue == ["Blue"]
+    /// }
+    /// playlist.append("Blue")
+    /// ```
+    ///
+    /// `kind` is `.insertion`, `.removal` or `.replacement`; `indexes` are positions in
+    /// the collection before the change for a removal or a replacement, after it for an
+    /// insertion. Publishers of the key path send the whole new collection, as for a set.
+    public func willChange<Elements: RangeReplaceableCollection>(
+        _ kind: KeyValueChange, valuesAt indexes: RangeSet<Int>, for keyPath: KeyPath<Self, Elements>
+    ) where Elements.Index == Int {
+        precondition(kind, indexes, checkedAgainst: kind == .insertion ? nil : self[keyPath: keyPath], "willChange")
+        let old = kind == .insertion ? nil : Self.elements(of: self[keyPath: keyPath], at: indexes)
+        let change = IndexedChange(
+            kind: kind, indexes: indexes, key: keyPath, object: ObjectIdentifier(self), oldElements: old, newElements: nil)
+        ManualChangeRegistry.pushOld(change, for: self, key: keyPath)
+        if let channel = directChannel(keyPath) {
+            if channel.wantsPrior { channel.sendPrior(old: self[keyPath: keyPath], indexed: change) }
+        } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
+            channel.sendPrior(old: (), indexed: change)
+        }
+    }
+
+    /// Announces that the indexed change announced by ``willChange(_:valuesAt:for:)`` has
+    /// happened: observers hear it with the kind, the indexes, and with `.new` the
+    /// elements now at those indexes (for an insertion or a replacement), and with
+    /// `.old` those that were there before.
+    public func didChange<Elements: RangeReplaceableCollection>(
+        _ kind: KeyValueChange, valuesAt indexes: RangeSet<Int>, for keyPath: KeyPath<Self, Elements>
+    ) where Elements.Index == Int {
+        guard let announced = ManualChangeRegistry.popOld(for: self, key: keyPath) as? IndexedChange,
+              announced.kind == kind, announced.indexes == indexes
+        else {
+            fatalError(
+                "Bindings: didChange(\(kind), valuesAt:for: \(keyPath)) was called without a matching willChange(\(kind), valuesAt:for:) for the same key path and indexes; announce each indexed change with willChange first, then make it, then call didChange")
+        }
+        let current = self[keyPath: keyPath]
+        precondition(kind, indexes, checkedAgainst: kind == .removal ? nil : current, "didChange")
+        let change = IndexedChange(
+            kind: kind, indexes: indexes, key: keyPath, object: ObjectIdentifier(self),
+            oldElements: announced.oldElements,
+            newElements: kind == .removal ? nil : Self.elements(of: current, at: indexes))
+        if let channel = directChannel(keyPath) {
+            channel.sendChange(old: nil, new: current, indexed: change)
+        } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
+            channel.sendChange(old: nil, new: (), indexed: change)
+        }
+    }
+
+    /// The elements of `collection` at `indexes`, as the same kind of collection.
+    private static func elements<Elements: RangeReplaceableCollection>(
+        of collection: Elements, at indexes: RangeSet<Int>
+    ) -> Elements where Elements.Index == Int {
+        var elements = Elements()
+        for range in indexes.ranges { elements.append(contentsOf: collection[range]) }
+        return elements
+    }
+
+    /// Stops with a message naming the mistake when `kind` is not an indexed change, or
+    /// when `indexes` fall outside `collection` (if given).
+    private func precondition<Elements: RangeReplaceableCollection>(
+        _ kind: KeyValueChange, _ indexes: RangeSet<Int>, checkedAgainst collection: Elements?, _ function: String
+    ) where Elements.Index == Int {
+        if kind == .setting {
+            fatalError(
+                "Bindings: \(function)(.setting, valuesAt:for:) announces an indexed change; pass .insertion, .removal or .replacement, or use \(function == "willChange" ? "willChangeValue(for:)" : "didChangeValue(for:)") for a set")
+        }
+        if let collection, let last = indexes.ranges.last, last.upperBound > collection.endIndex
+            || indexes.ranges.first!.lowerBound < collection.startIndex
+        {
+            fatalError(
+                "Bindings: \(function)(\(kind), valuesAt:for:) was given indexes \(indexes.ranges) outside the collection's \(collection.startIndex)..<\(collection.endIndex); for an insertion, give the new elements' positions after it, otherwise positions before the change")
         }
     }
 

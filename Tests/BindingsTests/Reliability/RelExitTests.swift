@@ -13,6 +13,11 @@ final class RelExitModel: KeyValueObservable {
     var doubled: Int { a * 2 }
 }
 
+/// A to-many property notified by hand, for the indexed-change misuse.
+final class RelIndexedModel: KeyValueObservable {
+    var items = ["a", "b"]
+}
+
 /// A subscriber that requests nothing by itself, so that the test can make the request.
 final class RelDemandSubscriber<Input>: Subscriber, @unchecked Sendable {
     // `@unchecked Sendable`: used on one thread in these tests.
@@ -201,6 +206,34 @@ struct RelExitTests {
         let message = relStandardError(result)
         #expect(message.contains("next() was called on a publisher's values iterator while another next() was waiting"),
                 "stderr: \(message)")
+    }
+
+    @Test func anIndexedChangeOfKindSettingIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelIndexedModel()
+            model.willChange(.setting, valuesAt: RangeSet(0 ..< 1), for: \.items)
+        }
+        let message = relStandardError(result)
+        #expect(message.contains("willChange(.setting, valuesAt:for:) announces an indexed change"), "stderr: \(message)")
+        #expect(message.contains("use willChangeValue(for:) for a set"), "stderr: \(message)")
+    }
+
+    @Test func didChangeWithoutWillChangeIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelIndexedModel()
+            model.didChange(.insertion, valuesAt: RangeSet(0 ..< 1), for: \.items)
+        }
+        let message = relStandardError(result)
+        #expect(message.contains("without a matching willChange(insertion, valuesAt:for:)"), "stderr: \(message)")
+    }
+
+    @Test func indexesOutsideTheCollectionAreNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelIndexedModel()
+            model.willChange(.removal, valuesAt: RangeSet(3 ..< 5), for: \.items)
+        }
+        let message = relStandardError(result)
+        #expect(message.contains("was given indexes [Range(3..<5)] outside the collection's 0..<2"), "stderr: \(message)")
     }
 
     /// The control: a correct request does not stop the program, and the values arrive.
