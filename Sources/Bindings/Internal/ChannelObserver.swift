@@ -35,8 +35,9 @@ class ChannelObserver<Event>: CancellationTarget {
     @exclusivity(unchecked) @usableFromInline
     final var slot: Int32 = -1
 
-    /// The sequence number of the last event sent before the observer joined: it only
-    /// receives later events. Written before the observer is visible to delivery.
+    /// The number of the last event queued before the observer joined: of the queued
+    /// events, it only receives later ones (an event delivered at once reaches exactly the
+    /// observers registered then). Written before the observer is visible to delivery.
     @exclusivity(unchecked) @usableFromInline
     final var joinedAfter: UInt64 = 0
 

@@ -217,8 +217,9 @@ extension KeyValueObservable {
     public func willChange<Elements: RangeReplaceableCollection>(
         _ kind: KeyValueChange, valuesAt indexes: RangeSet<Int>, for keyPath: KeyPath<Self, Elements>
     ) where Elements.Index == Int {
-        precondition(kind, indexes, checkedAgainst: kind == .insertion ? nil : self[keyPath: keyPath], "willChange")
-        let old = kind == .insertion ? nil : Self.elements(of: self[keyPath: keyPath], at: indexes)
+        let before = kind == .insertion ? nil : self[keyPath: keyPath]
+        checkIndexedChange(kind, indexes, within: before, "willChange")
+        let old = before.map { Self.elements(of: $0, at: indexes) }
         let change = IndexedChange(
             kind: kind, indexes: indexes, key: keyPath, object: ObjectIdentifier(self), oldElements: old, newElements: nil)
         ManualChangeRegistry.pushOld(change, for: self, key: keyPath)
@@ -243,7 +244,7 @@ extension KeyValueObservable {
                 "Bindings: didChange(\(kind), valuesAt:for: \(keyPath)) was called without a matching willChange(\(kind), valuesAt:for:) for the same key path and indexes; announce each indexed change with willChange first, then make it, then call didChange")
         }
         let current = self[keyPath: keyPath]
-        precondition(kind, indexes, checkedAgainst: kind == .removal ? nil : current, "didChange")
+        checkIndexedChange(kind, indexes, within: kind == .removal ? nil : current, "didChange")
         let change = IndexedChange(
             kind: kind, indexes: indexes, key: keyPath, object: ObjectIdentifier(self),
             oldElements: announced.oldElements,
@@ -266,15 +267,15 @@ extension KeyValueObservable {
 
     /// Stops with a message naming the mistake when `kind` is not an indexed change, or
     /// when `indexes` fall outside `collection` (if given).
-    private func precondition<Elements: RangeReplaceableCollection>(
-        _ kind: KeyValueChange, _ indexes: RangeSet<Int>, checkedAgainst collection: Elements?, _ function: String
+    private func checkIndexedChange<Elements: RangeReplaceableCollection>(
+        _ kind: KeyValueChange, _ indexes: RangeSet<Int>, within collection: Elements?, _ function: String
     ) where Elements.Index == Int {
         if kind == .setting {
             fatalError(
                 "Bindings: \(function)(.setting, valuesAt:for:) announces an indexed change; pass .insertion, .removal or .replacement, or use \(function == "willChange" ? "willChangeValue(for:)" : "didChangeValue(for:)") for a set")
         }
-        if let collection, let last = indexes.ranges.last, last.upperBound > collection.endIndex
-            || indexes.ranges.first!.lowerBound < collection.startIndex
+        if let collection, let first = indexes.ranges.first, let last = indexes.ranges.last,
+           first.lowerBound < collection.startIndex || last.upperBound > collection.endIndex
         {
             fatalError(
                 "Bindings: \(function)(\(kind), valuesAt:for:) was given indexes \(indexes.ranges) outside the collection's \(collection.startIndex)..<\(collection.endIndex); for an insertion, give the new elements' positions after it, otherwise positions before the change")

@@ -14,15 +14,35 @@ extension Subscribers {
         CustomStringConvertible
     {
         /// The closure that receives values (a no-op once the stream has completed).
-        public var receiveValue: (Input) -> Void { valueBody }
+        public var receiveValue: (Input) -> Void {
+            bodies?._withUnsafeGuaranteedRef { $0.receiveValue } ?? { _ in }
+        }
         /// The closure that receives the completion (a no-op once it has run).
-        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { completionBody }
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            bodies?._withUnsafeGuaranteedRef { $0.receiveCompletion } ?? { _ in }
+        }
 
-        /// Replaced by no-ops once, by the thread that delivers the completion: upstream
+        /// The two closures, retained by hand (+1) until the completion has run, then
+        /// released and cleared, by the thread that delivers the completion: upstream
         /// delivers values and the completion one at a time (the `Subscriber` contract),
-        /// and nothing reads them after it.
-        @exclusivity(unchecked) private var valueBody: (Input) -> Void
-        @exclusivity(unchecked) private var completionBody: (Subscribers.Completion<Failure>) -> Void
+        /// and nothing reads them after it. Unmanaged, so that a value borrows the
+        /// closure instead of retaining and releasing it, as reading a `var` would.
+        @exclusivity(unchecked) private var bodies: Unmanaged<Bodies>?
+        /// How many calls of `receiveValue` are running (re-entrant ones included), so
+        /// that a completion delivered from inside one leaves the release to it. Written
+        /// by the delivering thread only, as `bodies`.
+        @exclusivity(unchecked) private var valueDepth = 0
+
+        /// The closures, in a box of their own so that they can be let go of together.
+        private final class Bodies {
+            let receiveValue: (Input) -> Void
+            let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+            init(_ receiveValue: @escaping (Input) -> Void,
+                 _ receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+                self.receiveValue = receiveValue
+                self.receiveCompletion = receiveCompletion
+            }
+        }
 
         /// 0 awaiting a subscription, 1 subscribed, 2 terminal (completed or cancelled).
         private let status = Atomic<UInt8>(0)
@@ -30,13 +50,14 @@ extension Subscribers {
         /// single thread that moves `status` from 1 to 2.
         private var subscription: (any Subscription)?
 
+        deinit { bodies?.release() }
+
         /// Creates a sink from two closures.
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            completionBody = receiveCompletion
-            valueBody = receiveValue
+            bodies = Unmanaged.passRetained(Bodies(receiveValue, receiveCompletion))
         }
 
         /// `"Sink"`, as in Combine.
@@ -65,8 +86,12 @@ extension Subscribers {
         /// cancelled stops here.
         @inline(__always)
         public func receive(_ value: Input) -> Subscribers.Demand {
-            guard status.load(ordering: .acquiring) != 2 else { return .none }
-            valueBody(value)
+            guard status.load(ordering: .acquiring) != 2, let bodies else { return .none }
+            valueDepth += 1
+            bodies._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            valueDepth -= 1
+            // The completion came from inside the closure and left the release to us.
+            if self.bodies == nil, valueDepth == 0 { bodies.release() }
             return .none
         }
 
@@ -75,10 +100,12 @@ extension Subscribers {
             let previous = status.exchange(2, ordering: .acquiringAndReleasing)
             guard previous != 2 else { return }
             if previous == 1 { subscription = nil }
-            completionBody(completion)
-            // What the closures capture is released now, not when the cancellable goes.
-            valueBody = { _ in }
-            completionBody = { _ in }
+            guard let bodies else { return }
+            bodies._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+            // What the closures capture is released now, not when the cancellable goes
+            // (or, when the completion came from inside `receiveValue`, as that returns).
+            self.bodies = nil
+            if valueDepth == 0 { bodies.release() }
         }
 
         /// Cancels the upstream subscription; idempotent and thread-safe.

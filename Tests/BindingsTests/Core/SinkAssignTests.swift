@@ -17,7 +17,42 @@ private enum SinkEvent: Equatable {
 /// Something a closure can capture, to see when the closure is released.
 private final class SinkSentinel {}
 
+/// A publisher that sends one value on request and completes when told, synchronously:
+/// from inside the subscriber's own `receiveValue`, the completion arrives re-entrantly.
+private final class FinishOnDemand: Publisher, Subscription {
+    typealias Output = Int
+    typealias Failure = Never
+    private var downstream: AnySubscriber<Int, Never>?
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        downstream = AnySubscriber(subscriber)
+        subscriber.receive(subscription: self)
+    }
+    func request(_ demand: Subscribers.Demand) { _ = downstream?.receive(1) }
+    func finish() { downstream?.receive(completion: .finished) }
+    func cancel() { downstream = nil }
+}
+
 @Suite struct CoreSinkTests {
+    @Test func aCompletionFromInsideReceiveValueReleasesTheClosuresWhenItReturns() {
+        let publisher = FinishOnDemand()
+        var sentinel: SinkSentinel? = SinkSentinel()
+        weak let weakSentinel = sentinel
+        var events: [SinkEvent] = []
+        let cancellable = publisher.sink(
+            receiveCompletion: { _ in events.append(.completion(.finished)) },
+            receiveValue: { [sentinel] value in
+                events.append(.value(value))
+                publisher.finish()                   // the completion, from in here
+                withExtendedLifetime(sentinel) {}    // the closure still runs after it
+                events.append(.value(value + 1))
+            })
+        sentinel = nil
+        #expect(events == [.value(1), .completion(.finished), .value(2)])
+        #expect(weakSentinel == nil, "released once the value's call returned")
+        withExtendedLifetime(cancellable) {}
+    }
+
     @Test func releasesItsClosuresOnceTheStreamCompletes() {
         let subject = PassthroughSubject<Int, CoreTestError>()
         var sentinel: SinkSentinel? = SinkSentinel()

@@ -123,6 +123,26 @@ struct ObsCostTests {
         withExtendedLifetime(tokens) {}
     }
 
+    @Test func aPropertyWhoseObserversLeftSkipsSetsButNotANewObserver() {
+        let person = ObsPerson()
+        let first = person.$firstName.sink { _ in }
+        first.cancel()
+        person.firstName = "Grace"              // nobody reachable: no delivery at all
+        var names: [String] = []
+        var cancellables: [AnyCancellable] = []
+        // Subscribed and set from inside another property's callback: the count goes
+        // from 0 to 1 there, and the set that follows must reach the new observer.
+        let trigger = person.$lastName.sink { last in
+            guard last == "Byron" else { return }
+            person.$firstName.sink { names.append($0) }.store(in: &cancellables)
+            person.firstName = "Ada"
+        }
+        person.lastName = "Byron"
+        person.firstName = "Augusta"
+        #expect(names == ["Grace", "Ada", "Augusta"])
+        withExtendedLifetime((trigger, cancellables)) {}
+    }
+
     @Test func priorIsOnlySentWhenSomeoneAskedForIt() {
         let person = ObsPerson()
         let token = person.observe(\.count, options: [.new]) { _, _ in }
