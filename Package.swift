@@ -12,7 +12,9 @@ let package = Package(
         .executable(name: "bindings-demo", targets: ["bindings-demo"]),
     ],
     targets: [
-        .target(name: "Bindings"),
+        // Linux's membarrier(2), which Swift cannot call directly (see AsymmetricFence.swift).
+        .target(name: "CBindingsSupport"),
+        .target(name: "Bindings", dependencies: ["CBindingsSupport"]),
         .target(name: "FoundationBindings", dependencies: ["Bindings"]),
         .executableTarget(name: "bindings-demo", dependencies: ["Bindings", "FoundationBindings"]),
         .testTarget(

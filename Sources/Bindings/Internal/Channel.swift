@@ -23,7 +23,32 @@ import Darwin
 /// - Cost of a send: two atomic compare-and-swaps on the channel's state word (one to
 ///   become the deliverer, one to stop), plus a plain call per observer (observers are
 ///   stored unmanaged, so the loop does not retain or release them). With no observers,
-///   the same two.
+///   the same two. An `ordered` channel stops with a plain store: one compare-and-swap.
+///
+/// ## Ordered channels
+///
+/// An `@Observed` property's channel is *ordered*: the model's isolation orders its sends
+/// and registrations (each happens before the next, SPEC section 6); only removals
+/// (`cancel()`, `invalidate()`, an owner's deinit) come from any thread at any time. So
+/// while a delivery runs, no other thread may change `state`, and the deliverer ends it
+/// with a plain store instead of a compare-and-swap. A removal that finds another
+/// thread delivering does not touch `state`: it marks the observer cancelled (nothing
+/// reaches it from then on), queues it on the side (`side`, under `sideLock`), and
+/// makes sure that somebody takes it out of `slots`:
+/// - every exclusive section of an ordered channel (a delivery, or the lock held) ends
+///   with its store to `state`, then a look at `sideCount`, and if anything is queued,
+///   takes the lock again and applies the removals;
+/// - the remover, after queueing, calls ``AsymmetricFence/heavy()`` and looks at `state`
+///   again. Either the section it saw has ended and its store is visible (then the
+///   remover applies the removals itself, if it gets the lock; if someone else got it,
+///   their section began after the queueing and their look sees it), or it has not
+///   ended, and then its look at `sideCount` comes after the barrier, which comes after
+///   the queueing, and sees it. Nothing queued is left behind, without a fence on the
+///   delivering side.
+/// A registration or a send from another thread while a delivery runs breaks the model's
+/// isolation; an ordered channel stops the program with a message saying so, rather than
+/// corrupt its list (``orderedMisuse()``). Where ``AsymmetricFence`` is not available,
+/// no channel is ordered.
 ///
 /// Subclasses add state (``PropertyChannel``); every member here is `final`.
 @usableFromInline
@@ -41,8 +66,10 @@ class Channel<Event>: @unchecked Sendable {
     @usableFromInline final let state = Atomic<UInt>(0)
 
     /// Registered observers, in registration order, each retained once by the channel
-    /// (released outside the lock on removal). A removed observer leaves a hole (`nil`)
-    /// that is compacted away later, so that removal costs O(1) and order is kept.
+    /// (released outside the lock on removal), except those that their owner keeps alive
+    /// until removed (``ChannelObserver/isKeptAliveByOwner``). A removed observer leaves
+    /// a hole (`nil`) that is compacted away later, so that removal costs O(1) and order
+    /// is kept.
     @exclusivity(unchecked) @usableFromInline
     final var slots: UnsafeMutablePointer<Unmanaged<ChannelObserver<Event>>?>
     @exclusivity(unchecked) @usableFromInline final var slotCount = 0
@@ -66,6 +93,16 @@ class Channel<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline final var pendingHead = 0
     @exclusivity(unchecked) @usableFromInline final var deferred: [DeferredChange] = []
 
+    /// Whether sends and registrations are ordered by the source's isolation (see
+    /// "Ordered channels" above). Fixed at creation.
+    @usableFromInline final let ordered: Bool
+    /// Removals queued by other threads during a delivery of an ordered channel, each
+    /// retained once; guarded by `sideLock`. `sideCount` counts them, so that the end of
+    /// every exclusive section can look without taking `sideLock`.
+    @exclusivity(unchecked) @usableFromInline final var side: [Unmanaged<ChannelObserver<Event>>] = []
+    @usableFromInline final let sideLock = SpinLock()
+    @usableFromInline final let sideCount = Atomic<Int>(0)
+
     /// A queued event; `target` set means it is for that observer only (its initial value).
     @usableFromInline
     struct Pending {
@@ -87,17 +124,20 @@ class Channel<Event>: @unchecked Sendable {
         case remove(ChannelObserver<Event>)
     }
 
+    /// `ordered`: see "Ordered channels" above; only where ``AsymmetricFence`` works.
     @inlinable
-    init() {
+    init(ordered: Bool = false) {
         capacity = 2
         slots = .allocate(capacity: 2)
+        self.ordered = ordered && AsymmetricFence.isAvailable
     }
 
     /// The source is gone: every observer hears `sourceDidEnd()` and is released.
     deinit {
         for index in 0..<slotCount {
             guard let unmanaged = slots[index] else { continue }
-            let observer = unmanaged.takeRetainedValue()
+            let observer = unmanaged.takeUnretainedValue()
+            if !observer.isKeptAliveByOwner { unmanaged.release() }
             observer.slot = -1
             if !observer.cancelled.exchange(true, ordering: .relaxed) {
                 observer.sourceDidEnd()
@@ -105,6 +145,7 @@ class Channel<Event>: @unchecked Sendable {
             observer.detached()
         }
         slots.deallocate()
+        for unmanaged in side { unmanaged.release() }
     }
 
     /// The number of registered observers.
@@ -126,10 +167,16 @@ class Channel<Event>: @unchecked Sendable {
     final func lockSlow() {
         var attempts = 0
         while true {
-            let current = state.load(ordering: .relaxed)
-            if current & ChannelState.locked == 0,
-               state.compareExchange(expected: current, desired: current | ChannelState.locked, ordering: .acquiring).exchanged {
-                return
+            let current = state.load(ordering: .acquiring)
+            if current & ChannelState.locked == 0 {
+                // An ordered channel's delivery is changed by its own thread only.
+                if ordered, current & ChannelState.delivering != 0,
+                   deliverer.load(ordering: .relaxed) != currentThreadID() {
+                    orderedMisuse()
+                }
+                if state.compareExchange(expected: current, desired: current | ChannelState.locked, ordering: .acquiring).exchanged {
+                    return
+                }
             }
             attempts += 1
             if attempts > 32 { sched_yield() }
@@ -142,7 +189,10 @@ class Channel<Event>: @unchecked Sendable {
     final func unlock(work: Bool = false) {
         // Only the holder can change `state` while it is locked: a plain store will do.
         let bits = state.load(ordering: .relaxed) & ~ChannelState.locked
-        state.store(work ? bits | ChannelState.work : bits, ordering: .releasing)
+        let unlocked = work ? bits | ChannelState.work : bits
+        state.store(unlocked, ordering: .releasing)
+        // The end of an exclusive section of an ordered channel (see "Ordered channels").
+        if unlocked == 0, ordered, sideCount.load(ordering: .acquiring) != 0 { applySideRemovals() }
     }
 
     /// Runs `body` with the lock held. `body` must not call user code.
@@ -255,17 +305,24 @@ class Channel<Event>: @unchecked Sendable {
     @inlinable
     final func remove(_ observer: ChannelObserver<Event>, detach: Bool = true) {
         observer.cancelled.store(true, ordering: .relaxed)
-        lock()
+        if ordered {
+            guard state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged else {
+                removeOrderedSlow(observer, detach: detach)
+                return
+            }
+        } else {
+            lock()
+        }
         if isDelivering {
             deferred.append(.remove(observer))
             unlock(work: true)
             return
         }
-        let removed = take(observer)
+        let taken = takeSlot(observer)
         unlock()
-        if let removed {
-            if detach { removed._withUnsafeGuaranteedRef { $0.detached() } }
-            removed.release()
+        if taken {
+            if detach { observer.detached() }
+            if !observer.isKeptAliveByOwner { Unmanaged.passUnretained(observer).release() }
         }
     }
 
@@ -296,16 +353,26 @@ class Channel<Event>: @unchecked Sendable {
                 deferred.append(.remove(observer))
             } else {
                 observer.slot = -1
-                removed.append(unmanaged.takeRetainedValue())
+                // The caller's reference: the channel's own, or a new one.
+                if observer.isKeptAliveByOwner { removed.append(observer) } else { removed.append(unmanaged.takeRetainedValue()) }
                 slots[index] = nil
             }
         }
+        // Removals queued on the side are done by now; their retains go too.
+        var sideDropped: [Unmanaged<ChannelObserver<Event>>] = []
         if !delivering {
             slotCount = 0
             liveCount = 0
             reachable.store(0, ordering: .relaxed)
+            if ordered {
+                sideLock.lock()
+                swap(&sideDropped, &side)
+                sideCount.store(0, ordering: .releasing)
+                sideLock.unlock()
+            }
         }
         unlock(work: delivering && !deferred.isEmpty)
+        drop(&sideDropped)
         return removed
     }
 
@@ -315,24 +382,33 @@ class Channel<Event>: @unchecked Sendable {
         reachable.store(reachable.load(ordering: .relaxed) &+ change, ordering: .relaxed)
     }
 
-    /// Appends under the lock; the channel takes one retain.
+    /// Appends under the lock; the channel takes one retain (see `slots`).
     @inlinable
     final func insert(_ observer: ChannelObserver<Event>) {
         if slotCount == capacity { grow() }
         observer.slot = Int32(truncatingIfNeeded: slotCount)
-        slots[slotCount] = Unmanaged.passRetained(observer)
+        slots[slotCount] = observer.isKeptAliveByOwner ? Unmanaged.passUnretained(observer) : Unmanaged.passRetained(observer)
         slotCount += 1
         liveCount += 1
     }
 
-    /// Removes under the lock; returns the channel's retain for the caller to release
-    /// after unlocking (releasing may run deinit code that re-enters the library).
+    /// Removes under the lock; returns a retain for the caller to release after
+    /// unlocking (releasing may run deinit code that re-enters the library): the
+    /// channel's own, or for an observer kept alive by its owner, a new one.
     @inlinable
     final func take(_ observer: ChannelObserver<Event>) -> Unmanaged<ChannelObserver<Event>>? {
+        guard takeSlot(observer) else { return nil }
+        return observer.isKeptAliveByOwner ? Unmanaged.passRetained(observer) : Unmanaged.passUnretained(observer)
+    }
+
+    /// Removes under the lock; returns whether `observer` was registered. The channel's
+    /// retain, if it held one (see `slots`), is the caller's to release after unlocking.
+    @inlinable
+    final func takeSlot(_ observer: ChannelObserver<Event>) -> Bool {
         let index = Int(observer.slot)
         guard index >= 0, index < slotCount, let unmanaged = slots[index],
               unmanaged.toOpaque() == Unmanaged.passUnretained(observer).toOpaque()
-        else { return nil }
+        else { return false }
         slots[index] = nil
         observer.slot = -1
         liveCount -= 1
@@ -343,7 +419,7 @@ class Channel<Event>: @unchecked Sendable {
         } else if liveCount * 2 < slotCount, slotCount > 8 {
             compact()
         }
-        return unmanaged
+        return true
     }
 
     /// Closes the holes, keeping order. Amortised O(1) per removal: it runs only when
@@ -405,6 +481,18 @@ class Channel<Event>: @unchecked Sendable {
     /// later by ``finishDelivering()``, go through `receive(_:)`.
     @inlinable
     final func send(_ event: Event, calling call: (ChannelObserver<Event>, Event) -> Void) {
+        if ordered {
+            // Named before the swap publishes the delivery, so that a remover that sees
+            // the delivery also sees whose it is (only this isolation sends here).
+            deliverer.store(currentThreadID(), ordering: .relaxed)
+            guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiringAndReleasing).exchanged else {
+                send(event) { true }
+                return
+            }
+            if liveCount != 0 { deliver(event, sequence: .max, calling: call) }
+            endDelivering()
+            return
+        }
         guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiring).exchanged else {
             send(event) { true }
             return
@@ -445,7 +533,18 @@ class Channel<Event>: @unchecked Sendable {
     /// holding the lock) in one compare-and-swap, the rest in ``finishDelivering()``.
     @inlinable
     final func endDelivering() {
-        if state.compareExchange(expected: ChannelState.delivering, desired: 0, ordering: .releasing).exchanged { return }
+        if ordered {
+            // Nobody else changes `state` during an ordered channel's delivery, and this
+            // thread's nested calls are done: if nothing was queued meanwhile, a plain
+            // store ends it (see "Ordered channels").
+            if state.load(ordering: .relaxed) == ChannelState.delivering {
+                state.store(0, ordering: .releasing)
+                if sideCount.load(ordering: .acquiring) != 0 { applySideRemovals() }
+                return
+            }
+        } else if state.compareExchange(expected: ChannelState.delivering, desired: 0, ordering: .releasing).exchanged {
+            return
+        }
         finishDelivering()
     }
 
@@ -481,8 +580,12 @@ class Channel<Event>: @unchecked Sendable {
         var released: [Unmanaged<ChannelObserver<Event>>] = []
         var changes: [DeferredChange] = []
         var delivered: [Pending] = []
+        var sideReleased: [Unmanaged<ChannelObserver<Event>>] = []
         while true {
             lock()
+            if ordered, sideCount.load(ordering: .acquiring) != 0 {
+                takeSideRemovals(released: &released, dropped: &sideReleased)
+            }
             if !deferred.isEmpty {
                 swap(&changes, &deferred)
                 for change in changes {
@@ -502,6 +605,7 @@ class Channel<Event>: @unchecked Sendable {
                 // swap in `endDelivering` cannot end the delivery early.
                 state.store(ChannelState.delivering | (pendingHead < pending.count ? ChannelState.work : 0), ordering: .releasing)
                 dropReleased(&released, &changes)
+                drop(&sideReleased)
                 if let target = next.target {
                     if !target.isCancelled { target.receive(next.event) }
                 } else {
@@ -516,6 +620,8 @@ class Channel<Event>: @unchecked Sendable {
             // Nothing queued or deferred: stop delivering and unlock in one store.
             state.store(0, ordering: .releasing)
             dropReleased(&released, &changes)
+            drop(&sideReleased)
+            if ordered, sideCount.load(ordering: .acquiring) != 0 { applySideRemovals() }
             return
         }
     }

@@ -74,4 +74,16 @@ class ChannelObserver<Event>: CancellationTarget {
 
     @inlinable
     final var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Whether something other than the channel keeps this observer alive for as long as
+    /// it is registered, and removes it before letting go: then the channel holds it
+    /// without a retain, which spares a retain and a release per subscription.
+    ///
+    /// True of a ``ValueObserver`` (the `sink` of a property publisher): its one
+    /// `AnyCancellable` holds it, and cancels (removes it) before releasing it. A
+    /// removal that waits for a delivery in progress (deferred, or queued on the side)
+    /// holds its own reference until it is applied, and the delivering loop reads the
+    /// slots only while no removal can apply, so no delivery reaches a freed observer.
+    @inlinable
+    final var isKeptAliveByOwner: Bool { optionBits & ValueObserverFlag.bit != 0 }
 }

@@ -108,14 +108,15 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// The channel of an `@Observed` property whose value is stored at `address`. `read`
     /// runs only under the lock while the channel is open (see
     /// `add(_:needsOld:needsPrior:initial:)`), on the model's isolation (see
-    /// `Observed.channel(of:storage:)`).
+    /// `Observed.channel(of:storage:)`). The channel is ordered (see "Ordered channels"
+    /// in `Channel`): the model's isolation orders the property's sets and subscriptions.
     @usableFromInline
     init(ownerID: ObjectIdentifier, address: UnsafeMutablePointer<Value>) {
         self.key = nil
         self.ownerID = ownerID
         self.read = { nil }   // unused: `address` is read instead
         self.address = address
-        super.init()
+        super.init(ordered: true)
     }
 
     /// The current value (see `read` and `address`); call it under the lock, while open.

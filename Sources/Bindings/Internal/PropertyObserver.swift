@@ -25,13 +25,15 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
 
     /// `flags` go to the high bits of `optionBits` (see ``ValueObserverFlag``).
     @inlinable
-    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, flags: UInt8 = 0) {
-        self.channel = channel
-        super.init(optionBits: UInt8(truncatingIfNeeded: options.rawValue & 0x0F) | flags)
+    init(channel: consuming PropertyChannel<Value>, options: KeyValueObservingOptions, flags: UInt8 = 0) {
         // A derived key path's observation is told at once (on the model's isolation,
         // where observers are made), so that it tracks the model before any change.
-        // Only derived channels have one; for the others this is one load.
-        if channel.isDerived, let interest = channel.derivedInterest {
+        // Only derived channels have one; for the others this is one load. Read before
+        // `channel` moves into the property: read after, it cost a retain and a release.
+        let interest = channel.isDerived ? channel.derivedInterest : nil
+        self.channel = consume channel
+        super.init(optionBits: UInt8(truncatingIfNeeded: options.rawValue & 0x0F) | flags)
+        if let interest {
             interest.addInterest(prior: options.contains(.prior), old: options.contains(.old) || options.contains(.prior))
         }
     }

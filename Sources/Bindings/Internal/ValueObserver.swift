@@ -41,6 +41,18 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
         Unmanaged<AnyObject>.fromOpaque(context).release()
     }
 
+    /// Registers a new observer made by ``PropertyChannel/sink(_:initial:receiveValue:)``.
+    /// A method, so that `channel` is read from `self` with no retain.
+    @inlinable
+    final func registerAsSink(initial: Bool) {
+        if channel.isDerived {
+            registerNew()
+        } else {
+            // See `cancelFromHandle()`; asking for neither old values nor prior notices.
+            channel.add(self, needsOld: false, needsPrior: false, initial: initial)
+        }
+    }
+
     override func receive(_ event: PropertyEvent<Value>) {
         if !event.isPrior, let value = event.new { receiveValue(value) }
     }
@@ -61,19 +73,21 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
 }
 
 extension PropertyChannel {
-    /// Subscribes `receiveValue` to the values of this channel (current first when
+    /// Subscribes `receiveValue` to the values of `channel` (current first when
     /// `initial`); the fast path of the property publishers' `sink(receiveValue:)`.
-    @inlinable
-    func sink(initial: Bool, receiveValue: consuming @escaping (Value) -> Void) -> AnyCancellable {
+    ///
+    /// `channel` is consumed: the caller's reference (a publisher's, made for this
+    /// subscription) becomes the observer's, with no retain and release in between.
+    /// `@inline(never)`: specialized where it is used, but kept whole; inlined into the
+    /// caller's loop, the optimizer added retains around the parts.
+    @inlinable @inline(never)
+    static func sink(
+        _ channel: consuming PropertyChannel<Value>, initial: Bool, receiveValue: consuming @escaping (Value) -> Void
+    ) -> AnyCancellable {
         // Built from raw bits: an array literal of options costs a loop and a buffer.
         let options = KeyValueObservingOptions(rawValue: initial ? 0x05 : 0x01)   // [.initial, .new] or [.new]
-        let observer = ValueObserver<Value>(channel: self, options: options, receiveValue: receiveValue)
-        if isDerived {
-            observer.registerNew()
-        } else {
-            // See `cancelFromHandle()`; asking for neither old values nor prior notices.
-            add(observer, needsOld: false, needsPrior: false, initial: initial)
-        }
+        let observer = ValueObserver<Value>(channel: consume channel, options: options, receiveValue: receiveValue)
+        observer.registerAsSink(initial: initial)
         return AnyCancellable(target: consume observer)
     }
 }

@@ -62,8 +62,9 @@ extension KeyValueObservingPublisher {
         guard !options.contains(.prior), let object else {
             return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
         }
-        return ObservationTarget.resolve(object, specialization: specialization)
-            .sink(initial: options.contains(.initial), receiveValue: receiveValue)
+        return PropertyChannel.sink(
+            ObservationTarget.resolve(object, specialization: specialization),
+            initial: options.contains(.initial), receiveValue: receiveValue)
     }
 }
 

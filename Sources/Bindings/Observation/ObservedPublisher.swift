@@ -27,8 +27,8 @@ extension Observed {
         /// Attaches a closure that receives the current value, then every new one: the
         /// same as `Publisher.sink(receiveValue:)`, on a path with no generic overhead.
         @inlinable
-        public func sink(receiveValue: consuming @escaping (Value) -> Void) -> AnyCancellable {
-            channel.sink(initial: true, receiveValue: receiveValue)
+        public consuming func sink(receiveValue: consuming @escaping (Value) -> Void) -> AnyCancellable {
+            PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
         }
     }
 }

@@ -1,0 +1,21 @@
+#include "CBindingsSupport.h"
+
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int bindings_membarrier_register(void) {
+    long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (commands < 0 || !(commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return 0;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+void bindings_membarrier(void) {
+    // Cannot fail once registered (the kernel checks only the command and the registration).
+    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
+#else
+int bindings_membarrier_register(void) { return 0; }
+void bindings_membarrier(void) {}
+#endif
