@@ -483,7 +483,13 @@ class Channel<Event>: @unchecked Sendable {
     final func send(_ event: Event, calling call: (ChannelObserver<Event>, Event) -> Void) {
         if ordered {
             // Named before the swap publishes the delivery, so that a remover that sees
-            // the delivery also sees whose it is (only this isolation sends here).
+            // the delivery also sees whose it is (only this isolation sends here); but
+            // not over the name of a delivery under way, which a send from another
+            // thread must find to be stopped (``orderedMisuse()``).
+            guard state.load(ordering: .relaxed) == 0 else {
+                send(event) { true }
+                return
+            }
             deliverer.store(currentThreadID(), ordering: .relaxed)
             guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiringAndReleasing).exchanged else {
                 send(event) { true }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 @testable import Bindings
 
@@ -39,6 +40,13 @@ final class RelDemandSubscriber<Input>: Subscriber, @unchecked Sendable {
         subscription?.cancel()
         subscription = nil
     }
+}
+
+/// Hands a model to another thread, breaking its isolation on purpose (the misuse under
+/// test). `@unchecked Sendable`: nothing guards `value`; that is the point.
+final class RelIsolationBreaker<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// A number the optimizer cannot fold, so that the misuse happens at run time.
@@ -247,5 +255,49 @@ struct RelExitTests {
             if subscriber.values != [2] { fatalError("unexpected values \(subscriber.values)") }
             subscriber.cancel()   // the subscription and its subscriber hold each other until then
         }
+    }
+
+    // An @Observed property used on two threads at once: caught when the second thread
+    // finds the first delivering a change (see "Ordered channels" in Channel.swift).
+    static let isolationBroken = "while another thread was delivering a change of it"
+
+    @Test func subscribingOnAnotherThreadDuringADelivery() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelExitModel()
+            let breaker = RelIsolationBreaker(model)
+            let entered = DispatchSemaphore(value: 0)
+            let holder = model.$a.sink { value in
+                guard value == 2 else { return }
+                entered.signal()
+                Thread.sleep(forTimeInterval: 10)   // the other thread stops the process meanwhile
+            }
+            Thread {
+                entered.wait()
+                _ = breaker.value.$a.sink { _ in }
+            }.start()
+            model.a = 2
+            withExtendedLifetime(holder) {}
+        }
+        #expect(relStandardError(result).contains(Self.isolationBroken))
+    }
+
+    @Test func settingOnAnotherThreadDuringADelivery() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let model = RelExitModel()
+            let breaker = RelIsolationBreaker(model)
+            let entered = DispatchSemaphore(value: 0)
+            let holder = model.$a.sink { value in
+                guard value == 2 else { return }
+                entered.signal()
+                Thread.sleep(forTimeInterval: 10)
+            }
+            Thread {
+                entered.wait()
+                breaker.value.a = 3
+            }.start()
+            model.a = 2
+            withExtendedLifetime(holder) {}
+        }
+        #expect(relStandardError(result).contains(Self.isolationBroken))
     }
 }
