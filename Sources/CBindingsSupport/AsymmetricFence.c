@@ -12,7 +12,10 @@ int bindings_membarrier_register(void) {
 }
 
 void bindings_membarrier(void) {
-    // Cannot fail once registered (the kernel checks only the command and the registration).
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+    // Refused only when the process is not registered: a child made by fork() starts
+    // unregistered. Register it, then try again.
+    syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
     syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 }
 #else
