@@ -109,7 +109,8 @@ extension Channel {
     /// than the one delivering its change.
     @usableFromInline
     final func orderedMisuse() -> Never {
-        preconditionFailure("""
+        // `fatalError`: its message is printed in release builds too.
+        fatalError("""
             Bindings: an @Observed property was set, subscribed to or unbound on one thread \
             while another thread was delivering a change of it. An @Observed property is its \
             model's state: set it, and subscribe to it, only where the model may be used (its \
