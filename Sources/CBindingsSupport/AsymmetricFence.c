@@ -11,14 +11,13 @@ int bindings_membarrier_register(void) {
     return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 }
 
-void bindings_membarrier(void) {
-    if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
-    // Refused only when the process is not registered: a child made by fork() starts
-    // unregistered. Register it, then try again.
+int bindings_membarrier(void) {
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return 0;
+    // A child made by fork() starts unregistered: register it, then try again.
     syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
-    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0 ? 0 : -1;
 }
 #else
 int bindings_membarrier_register(void) { return 0; }
-void bindings_membarrier(void) {}
+int bindings_membarrier(void) { return -1; }
 #endif

@@ -7,41 +7,28 @@ import Musl
 import Darwin
 #endif
 
-// The removals of an ordered channel that other threads make during a delivery (see
+// The requests that other threads make of an ordered channel during a delivery (see
 // "Ordered channels" in Channel.swift): queued on the side, applied by whoever ends an
-// exclusive section next, or by the remover itself once the delivery is over.
+// exclusive section next, or by the queuing thread itself once the delivery is over.
 
 extension Channel {
-    /// ``remove(_:detach:)`` of an ordered channel whose state was not 0: a delivery is
-    /// on (this thread's, re-entrantly, or another's), or another remover or registrant
-    /// holds the lock for a moment.
+    /// ``lockUnlessDeliveringElsewhere()`` when the state was not 0: a delivery is on
+    /// (this thread's, re-entrantly, or another's), or the lock is held for a moment.
     @usableFromInline
-    final func removeOrderedSlow(_ observer: ChannelObserver<Event>, detach: Bool) {
+    final func lockUnlessDeliveringElsewhereSlow() -> Bool {
         var attempts = 0
         while true {
             let current = state.load(ordering: .acquiring)
-            if current == 0 {
-                guard state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged
-                else { continue }
-                let removed = take(observer)
-                unlock()
-                if let removed {
-                    if detach { removed._withUnsafeGuaranteedRef { $0.detached() } }
-                    removed.release()
+            if current & ChannelState.locked == 0 {
+                if current & ChannelState.delivering != 0, deliverer.load(ordering: .relaxed) != currentThreadID() {
+                    return false
                 }
-                return
-            }
-            if current & ChannelState.delivering != 0 {
-                if deliverer.load(ordering: .relaxed) == currentThreadID() {
-                    // From a callback of this very delivery: only this thread changes
-                    // `state` now, so the usual deferral applies.
-                    lock()
-                    deferred.append(.remove(observer))
-                    unlock(work: true)
-                } else {
-                    queueSideRemoval(observer)
+                // Free, or this thread's own delivery (from one of its callbacks): only
+                // this thread changes `state` then.
+                if state.compareExchange(expected: current, desired: current | ChannelState.locked, ordering: .acquiring).exchanged {
+                    return true
                 }
-                return
+                continue
             }
             // The lock alone: held for a few instructions, never across user code.
             attempts += 1
@@ -49,73 +36,143 @@ extension Channel {
         }
     }
 
-    /// Queues `observer`'s removal for the thread that is delivering, then makes sure it
-    /// is applied (see "Ordered channels" in Channel.swift for why this cannot be lost).
-    final func queueSideRemoval(_ observer: ChannelObserver<Event>) {
+    // One entry point per kind of request, out of line: building a `SideRequest` in the
+    // callers' bodies made them look up its generic metadata on every call, queued or not.
+
+    @usableFromInline
+    final func queueRemovalOnTheSide(_ observer: ChannelObserver<Event>) { queueOnTheSide(.remove(observer)) }
+
+    @usableFromInline
+    final func queueSendOnTheSide(_ event: Event) { queueOnTheSide(.send(event)) }
+
+    @usableFromInline
+    final func queueAddOnTheSide(_ observer: ChannelObserver<Event>, initial: Event?) {
+        queueOnTheSide(.add(observer, initial: initial))
+    }
+
+    /// Queues `request` for the thread that is delivering, then makes sure it is applied
+    /// (see "Ordered channels" in Channel.swift for why it cannot be left behind).
+    final func queueOnTheSide(_ request: SideRequest) {
+        let isRemoval: Bool
+        if case .remove = request { isRemoval = true } else { isRemoval = false }
         sideLock.lock()
-        side.append(Unmanaged.passRetained(observer))
+        side.append(request)
         // A read-modify-write: ordered before the loads below on every architecture.
         sideCount.add(1, ordering: .sequentiallyConsistent)
         sideLock.unlock()
         AsymmetricFence.heavy()
-        if state.load(ordering: .sequentiallyConsistent) == 0 { applySideRemovals() }
+        // A removal may come from any thread: it applies removals only. A send or a
+        // registration comes from the model's isolation (a thread the delivering one
+        // waits for), which may deliver.
+        applySideQueue(all: !isRemoval)
     }
 
-    /// Applies the queued removals, if the lock can be had; if not, its holder applies
-    /// them when it lets go. Outside any lock.
+    /// Applies what is queued on the side, when `state` is 0 and the lock can be had.
+    ///
+    /// With `all`, on the model's isolation only (the end of a delivery, or the thread
+    /// that queued a send or a registration): everything, delivering the sends and
+    /// registrations as the deliverer would have, and waiting out a lock held for a
+    /// moment. Otherwise, from any thread (the end of a locked section, a removal):
+    /// removals only, and not if the lock or a delivery is on (its end applies them);
+    /// sends and registrations stay for the model's threads, whose ends and queuers see
+    /// them (user code never runs on a thread that only cancelled).
+    ///
+    /// Called outside any lock, where user code may run.
     @usableFromInline
-    final func applySideRemovals() {
+    final func applySideQueue(all: Bool) {
         var released: [Unmanaged<ChannelObserver<Event>>] = []
-        var dropped: [Unmanaged<ChannelObserver<Event>>] = []
+        var requests: [SideRequest] = []
+        var attempts = 0
         while sideCount.load(ordering: .acquiring) != 0 {
-            guard state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged
-            else { return }
-            takeSideRemovals(released: &released, dropped: &dropped)
-            state.store(0, ordering: .releasing)
-            for unmanaged in released {
-                unmanaged._withUnsafeGuaranteedRef { $0.detached() }
-                unmanaged.release()
+            let current = state.load(ordering: .acquiring)
+            if current != 0 {
+                // A delivery applies everything when it ends; a lock held for a moment
+                // applies removals when it is given up.
+                guard all, current == ChannelState.locked else { return }
+                attempts += 1
+                if attempts > 32 { sched_yield() }
+                continue
             }
-            released.removeAll(keepingCapacity: true)
-            drop(&dropped)
+            guard state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged
+            else { continue }
+            takeSideQueue(all: all, released: &released, requests: &requests)
+            if !deferred.isEmpty || pendingHead < pending.count {
+                // Sends or registrations: deliver them as the deliverer would have.
+                unlockBecomingDeliverer()
+                dropReleased(&released, &requests)
+                finishDelivering()   // ends with its own look at the side queue
+                return
+            }
+            state.store(0, ordering: .releasing)
+            AsymmetricFence.compilerBarrier()
+            dropReleased(&released, &requests)
+            // What is left (without `all`) is sends and registrations, for the model's
+            // threads; nothing new was queued while the lock was held (requests are
+            // queued only during a delivery).
+            guard all else { return }
         }
     }
 
-    /// Under the lock (or as the deliverer holding it): takes every queued observer out
-    /// of `slots`. `released` gets the channel's retains of those it took (to detach and
-    /// release), `dropped` the queue's own retains (to release); both after unlocking.
-    final func takeSideRemovals(
-        released: inout [Unmanaged<ChannelObserver<Event>>], dropped: inout [Unmanaged<ChannelObserver<Event>>]
+    /// Under the lock: turns what is queued on the side into the channel's own queued
+    /// work, in order (`all`), or takes the removals only (leaving the rest queued): a
+    /// removal takes its observer out of `slots` (`released` gets the retain to
+    /// release), a send joins `pending`, a registration joins `deferred` (and its initial
+    /// event `pending`), as they would have had they found the lock free. `requests` gets
+    /// what was taken, to be dropped after unlocking.
+    final func takeSideQueue(
+        all: Bool, released: inout [Unmanaged<ChannelObserver<Event>>], requests: inout [SideRequest]
     ) {
         sideLock.lock()
-        var queued: [Unmanaged<ChannelObserver<Event>>] = []
-        swap(&queued, &side)
-        sideCount.store(0, ordering: .releasing)
+        if all {
+            swap(&requests, &side)
+            sideCount.store(0, ordering: .releasing)
+        } else {
+            var kept: [SideRequest] = []
+            for request in side {
+                if case .remove = request { requests.append(request) } else { kept.append(request) }
+            }
+            side = kept
+            sideCount.store(kept.count, ordering: .releasing)
+        }
         sideLock.unlock()
-        for unmanaged in queued {
-            if let removed = take(unmanaged.takeUnretainedValue()) { released.append(removed) }
-            dropped.append(unmanaged)
+        for request in requests {
+            switch request {
+            case .remove(let observer):
+                if let removed = take(observer) { released.append(removed) }
+            case .send(let event):
+                sequence &+= 1
+                pending.append(Pending(sequence: sequence, event: event, target: nil))
+            case .add(let observer, let initial):
+                observer.joinedAfter = sequence
+                countReachable(+1)
+                deferred.append(.add(observer))
+                if let initial { pending.append(Pending(sequence: sequence, event: initial, target: observer)) }
+            }
         }
     }
 
-    /// Releases the queue's retains taken by ``takeSideRemovals(released:dropped:)``.
-    final func drop(_ dropped: inout [Unmanaged<ChannelObserver<Event>>]) {
-        if dropped.isEmpty { return }
-        for unmanaged in dropped { unmanaged.release() }
-        dropped.removeAll(keepingCapacity: true)
+    /// Releases what ``takeSideQueue(all:released:requests:)`` took, outside the lock.
+    final func dropReleased(_ released: inout [Unmanaged<ChannelObserver<Event>>], _ requests: inout [SideRequest]) {
+        for unmanaged in released {
+            unmanaged._withUnsafeGuaranteedRef { $0.detached() }
+            unmanaged.release()
+        }
+        released.removeAll(keepingCapacity: true)
+        requests.removeAll(keepingCapacity: true)
     }
 
-    /// A registration, a send or a look-up reached an ordered channel from a thread other
-    /// than the one delivering its change.
+    /// A look-up of an ordered channel's observers (`unbind`) met a delivery on another
+    /// thread: it cannot wait for it (the delivering thread may be waiting for this one)
+    /// and cannot be queued.
     @usableFromInline
     final func orderedMisuse() -> Never {
         // `fatalError`: its message is printed in release builds too.
         fatalError("""
-            Bindings: an @Observed property was set, subscribed to or unbound on one thread \
-            while another thread was delivering a change of it. An @Observed property is its \
-            model's state: set it, and subscribe to it, only where the model may be used (its \
-            actor, the main actor, or one thread at a time). For a value that any thread may \
-            set, use ObservableValue.
+            Bindings: unbind(_:) was called for an @Observed property on one thread while \
+            another thread was delivering a change of it (it was handed the model from \
+            inside a callback, or the model is used on two threads at once). Call \
+            unbind(_:) where the model is used (its actor, the main actor, or its one \
+            thread), or after the delivery, for instance from a later set or a queued task.
             """)
     }
 }

@@ -30,25 +30,33 @@ import Darwin
 /// An `@Observed` property's channel is *ordered*: the model's isolation orders its sends
 /// and registrations (each happens before the next, SPEC section 6); only removals
 /// (`cancel()`, `invalidate()`, an owner's deinit) come from any thread at any time. So
-/// while a delivery runs, no other thread may change `state`, and the deliverer ends it
-/// with a plain store instead of a compare-and-swap. A removal that finds another
-/// thread delivering does not touch `state`: it marks the observer cancelled (nothing
-/// reaches it from then on), queues it on the side (`side`, under `sideLock`), and
-/// makes sure that somebody takes it out of `slots`:
+/// while a delivery runs, only the delivering thread changes `state`, and it ends the
+/// delivery with a plain store instead of a compare-and-swap (and starts it with one
+/// compare-and-swap that takes the lock, then plain stores).
+///
+/// Another thread that meets a delivery does not touch `state`: a removal (the observer
+/// is marked cancelled first, so nothing more reaches it), or a send or registration (from
+/// a thread that a callback hands the model to, and waits for), is queued on the side
+/// (`side`, under `sideLock`), and is applied by the delivering thread once its current
+/// event is done, like the deferred work of its own callbacks. Nothing queued is left
+/// behind:
 /// - every exclusive section of an ordered channel (a delivery, or the lock held) ends
-///   with its store to `state`, then a look at `sideCount`, and if anything is queued,
-///   takes the lock again and applies the removals;
-/// - the remover, after queueing, calls ``AsymmetricFence/heavy()`` and looks at `state`
-///   again. Either the section it saw has ended and its store is visible (then the
-///   remover applies the removals itself, if it gets the lock; if someone else got it,
-///   their section began after the queueing and their look sees it), or it has not
-///   ended, and then its look at `sideCount` comes after the barrier, which comes after
-///   the queueing, and sees it. Nothing queued is left behind, without a fence on the
-///   delivering side.
-/// A registration or a send from another thread while a delivery runs breaks the model's
-/// isolation; an ordered channel stops the program with a message saying so, rather than
-/// corrupt its list (``orderedMisuse()``). Where ``AsymmetricFence`` is not available,
-/// no channel is ordered.
+///   with its store to `state`, then a look at `sideCount` (with a compiler barrier in
+///   between); if anything is queued, it takes the lock again and applies it
+///   (``applySideQueue(all:)``: the end of a delivery, on the model's isolation, applies
+///   everything; the end of a locked section, which may be a canceller's thread,
+///   applies removals only, so that no user code runs there; sends and registrations
+///   are queued only during a delivery, whose end sees them);
+/// - the queuing thread, after queueing (a read-modify-write of `sideCount`), calls
+///   ``AsymmetricFence/heavy()`` and looks at `state` again. Either the section it met has
+///   ended and its store is visible (then the queuing thread applies the queue itself, if
+///   it gets the lock; if someone else got it first, their section began after the
+///   queueing, and its end sees it), or it has not ended, and then its look at
+///   `sideCount` comes after the barrier, which comes after the queueing, and sees it.
+/// A look-up of the observers (`snapshot()`, for `unbind`) that meets another thread's
+/// delivery cannot wait for it and cannot be queued: it stops the program with a message
+/// (``orderedMisuse()``). Where ``AsymmetricFence`` is not available, no channel is
+/// ordered.
 ///
 /// Subclasses add state (``PropertyChannel``); every member here is `final`.
 @usableFromInline
@@ -96,10 +104,10 @@ class Channel<Event>: @unchecked Sendable {
     /// Whether sends and registrations are ordered by the source's isolation (see
     /// "Ordered channels" above). Fixed at creation.
     @usableFromInline final let ordered: Bool
-    /// Removals queued by other threads during a delivery of an ordered channel, each
-    /// retained once; guarded by `sideLock`. `sideCount` counts them, so that the end of
-    /// every exclusive section can look without taking `sideLock`.
-    @exclusivity(unchecked) @usableFromInline final var side: [Unmanaged<ChannelObserver<Event>>] = []
+    /// Requests queued by other threads during a delivery of an ordered channel (see
+    /// "Ordered channels" above), in order; guarded by `sideLock`. `sideCount` counts
+    /// them, so that the end of every exclusive section can look without `sideLock`.
+    @exclusivity(unchecked) @usableFromInline final var side: [SideRequest] = []
     @usableFromInline final let sideLock = SpinLock()
     @usableFromInline final let sideCount = Atomic<Int>(0)
 
@@ -116,6 +124,17 @@ class Channel<Event>: @unchecked Sendable {
             self.event = event
             self.target = target
         }
+    }
+
+    /// A request queued on the side of an ordered channel.
+    @usableFromInline
+    enum SideRequest {
+        /// Remove this observer (already marked cancelled).
+        case remove(ChannelObserver<Event>)
+        /// Send this event.
+        case send(Event)
+        /// Register this observer, with its initial event if it asked for one.
+        case add(ChannelObserver<Event>, initial: Event?)
     }
 
     @usableFromInline
@@ -145,7 +164,6 @@ class Channel<Event>: @unchecked Sendable {
             observer.detached()
         }
         slots.deallocate()
-        for unmanaged in side { unmanaged.release() }
     }
 
     /// The number of registered observers.
@@ -159,6 +177,16 @@ class Channel<Event>: @unchecked Sendable {
     final func lock() {
         if state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged { return }
         lockSlow()
+    }
+
+    /// For the operations of an ordered channel that another thread may make during a
+    /// delivery: takes the lock and returns `true`, unless another thread is delivering,
+    /// in which case it returns `false` and the caller queues its request on the side
+    /// (see "Ordered channels" above).
+    @inlinable @inline(__always)
+    final func lockUnlessDeliveringElsewhere() -> Bool {
+        if state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged { return true }
+        return lockUnlessDeliveringElsewhereSlow()
     }
 
     /// The lock is held, or a delivery is on: spin briefly, then yield the processor
@@ -192,7 +220,10 @@ class Channel<Event>: @unchecked Sendable {
         let unlocked = work ? bits | ChannelState.work : bits
         state.store(unlocked, ordering: .releasing)
         // The end of an exclusive section of an ordered channel (see "Ordered channels").
-        if unlocked == 0, ordered, sideCount.load(ordering: .acquiring) != 0 { applySideRemovals() }
+        if unlocked == 0, ordered {
+            AsymmetricFence.compilerBarrier()
+            if sideCount.load(ordering: .acquiring) != 0 { applySideQueue(all: false) }
+        }
     }
 
     /// Runs `body` with the lock held. `body` must not call user code.
@@ -223,7 +254,17 @@ class Channel<Event>: @unchecked Sendable {
     /// and `add` returns `false` (a completed subject, a closed channel).
     @inlinable @discardableResult
     final func add(_ observer: ChannelObserver<Event>, accept: () -> Bool = { true }) -> Bool {
-        lock()
+        if ordered {
+            guard lockUnlessDeliveringElsewhere() else {
+                // `accept` reads state that changes only where the model goes, which
+                // cannot happen while it delivers a change.
+                guard accept() else { return false }
+                queueAddOnTheSide(observer, initial: nil)
+                return true
+            }
+        } else {
+            lock()
+        }
         guard accept() else {
             unlock()
             return false
@@ -251,7 +292,17 @@ class Channel<Event>: @unchecked Sendable {
         _ observer: ChannelObserver<Event>, initial: () -> Event, accept: () -> Bool = { true },
         calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
     ) -> Bool {
-        lock()
+        if ordered {
+            guard lockUnlessDeliveringElsewhere() else {
+                // Made on a thread that the delivering one waits for: the model is this
+                // thread's to read now.
+                guard accept() else { return false }
+                queueAddOnTheSide(observer, initial: initial())
+                return true
+            }
+        } else {
+            lock()
+        }
         guard accept() else {
             unlock()
             return false
@@ -306,8 +357,8 @@ class Channel<Event>: @unchecked Sendable {
     final func remove(_ observer: ChannelObserver<Event>, detach: Bool = true) {
         observer.cancelled.store(true, ordering: .relaxed)
         if ordered {
-            guard state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged else {
-                removeOrderedSlow(observer, detach: detach)
+            guard lockUnlessDeliveringElsewhere() else {
+                queueRemovalOnTheSide(observer)
                 return
             }
         } else {
@@ -334,6 +385,9 @@ class Channel<Event>: @unchecked Sendable {
             if let unmanaged = slots[index] { observers.append(unmanaged.takeUnretainedValue()) }
         }
         for case .add(let observer) in deferred { observers.append(observer) }
+        if ordered {
+            sideLock.withLock { for case .add(let observer, _) in side { observers.append(observer) } }
+        }
         unlock()
         return observers
     }
@@ -358,8 +412,9 @@ class Channel<Event>: @unchecked Sendable {
                 slots[index] = nil
             }
         }
-        // Removals queued on the side are done by now; their retains go too.
-        var sideDropped: [Unmanaged<ChannelObserver<Event>>] = []
+        // What is queued on the side goes too: removals are done by now, sends have no one
+        // left to reach, and observers waiting to join end with the rest.
+        var sideDropped: [SideRequest] = []
         if !delivering {
             slotCount = 0
             liveCount = 0
@@ -369,10 +424,14 @@ class Channel<Event>: @unchecked Sendable {
                 swap(&sideDropped, &side)
                 sideCount.store(0, ordering: .releasing)
                 sideLock.unlock()
+                for case .add(let observer, _) in sideDropped {
+                    observer.cancelled.store(true, ordering: .relaxed)
+                    removed.append(observer)
+                }
             }
         }
         unlock(work: delivering && !deferred.isEmpty)
-        drop(&sideDropped)
+        sideDropped = []
         return removed
     }
 
@@ -482,19 +541,14 @@ class Channel<Event>: @unchecked Sendable {
     @inlinable
     final func send(_ event: Event, calling call: (ChannelObserver<Event>, Event) -> Void) {
         if ordered {
-            // Named before the swap publishes the delivery, so that a remover that sees
-            // the delivery also sees whose it is (only this isolation sends here); but
-            // not over the name of a delivery under way, which a send from another
-            // thread must find to be stopped (``orderedMisuse()``).
-            guard state.load(ordering: .relaxed) == 0 else {
+            // One compare-and-swap takes the lock; then, holding it, this thread names
+            // itself and turns the lock into a delivery with plain stores, so that no
+            // other thread can overwrite the name of a delivery under way.
+            guard state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged else {
                 send(event) { true }
                 return
             }
-            deliverer.store(currentThreadID(), ordering: .relaxed)
-            guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiringAndReleasing).exchanged else {
-                send(event) { true }
-                return
-            }
+            unlockBecomingDeliverer()
             if liveCount != 0 { deliver(event, sequence: .max, calling: call) }
             endDelivering()
             return
@@ -515,7 +569,15 @@ class Channel<Event>: @unchecked Sendable {
     /// event's place in the order.
     @inlinable
     final func send(_ event: Event, accept: () -> Bool) {
-        lock()
+        if ordered {
+            guard lockUnlessDeliveringElsewhere() else {
+                guard accept() else { return }
+                queueSendOnTheSide(event)
+                return
+            }
+        } else {
+            lock()
+        }
         guard accept() else {
             unlock()
             return
@@ -545,7 +607,8 @@ class Channel<Event>: @unchecked Sendable {
             // store ends it (see "Ordered channels").
             if state.load(ordering: .relaxed) == ChannelState.delivering {
                 state.store(0, ordering: .releasing)
-                if sideCount.load(ordering: .acquiring) != 0 { applySideRemovals() }
+                AsymmetricFence.compilerBarrier()
+                if sideCount.load(ordering: .acquiring) != 0 { applySideQueue(all: true) }
                 return
             }
         } else if state.compareExchange(expected: ChannelState.delivering, desired: 0, ordering: .releasing).exchanged {
@@ -586,11 +649,11 @@ class Channel<Event>: @unchecked Sendable {
         var released: [Unmanaged<ChannelObserver<Event>>] = []
         var changes: [DeferredChange] = []
         var delivered: [Pending] = []
-        var sideReleased: [Unmanaged<ChannelObserver<Event>>] = []
+        var sideRequests: [SideRequest] = []
         while true {
             lock()
             if ordered, sideCount.load(ordering: .acquiring) != 0 {
-                takeSideRemovals(released: &released, dropped: &sideReleased)
+                takeSideQueue(all: true, released: &released, requests: &sideRequests)
             }
             if !deferred.isEmpty {
                 swap(&changes, &deferred)
@@ -611,7 +674,7 @@ class Channel<Event>: @unchecked Sendable {
                 // swap in `endDelivering` cannot end the delivery early.
                 state.store(ChannelState.delivering | (pendingHead < pending.count ? ChannelState.work : 0), ordering: .releasing)
                 dropReleased(&released, &changes)
-                drop(&sideReleased)
+                sideRequests.removeAll(keepingCapacity: true)
                 if let target = next.target {
                     if !target.isCancelled { target.receive(next.event) }
                 } else {
@@ -625,9 +688,15 @@ class Channel<Event>: @unchecked Sendable {
             }
             // Nothing queued or deferred: stop delivering and unlock in one store.
             state.store(0, ordering: .releasing)
-            dropReleased(&released, &changes)
-            drop(&sideReleased)
-            if ordered, sideCount.load(ordering: .acquiring) != 0 { applySideRemovals() }
+            if ordered {
+                AsymmetricFence.compilerBarrier()
+                let queued = sideCount.load(ordering: .acquiring) != 0
+                dropReleased(&released, &changes)
+                sideRequests = []
+                if queued { applySideQueue(all: true) }
+            } else {
+                dropReleased(&released, &changes)
+            }
             return
         }
     }

@@ -9,7 +9,16 @@
 int bindings_membarrier_register(void);
 
 /// Makes every other running thread of the process execute a full memory barrier before
-/// this returns. Only after `bindings_membarrier_register` returned 1.
-void bindings_membarrier(void);
+/// this returns. Only after `bindings_membarrier_register` returned 1. Returns 0 on
+/// success, -1 if the kernel refused (it may, when out of memory): then call it again.
+int bindings_membarrier(void);
+
+/// Keeps the compiler from moving memory accesses across this point; emits no
+/// instruction. The fast side of an asymmetric handshake needs it between its store and
+/// its load, which the processor may reorder (`bindings_membarrier` answers for that)
+/// but the compiler must not.
+static inline void bindings_compiler_barrier(void) {
+    __asm__ __volatile__("" ::: "memory");
+}
 
 #endif

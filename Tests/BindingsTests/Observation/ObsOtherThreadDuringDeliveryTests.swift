@@ -4,10 +4,11 @@ import Testing
 @testable import Bindings
 
 // An @Observed property's channel is ordered (see "Ordered channels" in Channel.swift):
-// a removal made on another thread while the model's thread delivers a change is queued
-// on the side and applied when that delivery ends. These tests hold a delivery open (its
-// first observer waits) while another thread removes an observer, then check what each
-// observer received, that the removal was applied, and that what it captured is gone.
+// what another thread does while the model's thread delivers a change (a removal from
+// anywhere; a set or a subscription from a thread that a callback hands the model to)
+// is queued on the side and applied when the current value has been delivered. These
+// tests hold a delivery open (a callback waits) while another thread acts, then check
+// what each observer received, in order, and that what a removal captured is gone.
 
 /// What another thread does to end an observation.
 enum ObsRemoval: String, CaseIterable, Sendable {
@@ -46,8 +47,15 @@ private final class ObsWeakSentinels: @unchecked Sendable {
     var alive: Int { references.filter { $0() != nil }.count }
 }
 
-@Suite("Observation: removals from another thread during a delivery")
-struct ObsRemovalDuringDeliveryTests {
+/// A model handed to another thread by a callback that waits for it. `@unchecked
+/// Sendable`: one thread at a time uses the model (the callback's thread waits).
+private final class ObsHandOff: @unchecked Sendable {
+    let person: ObsPerson
+    init(_ person: ObsPerson) { self.person = person }
+}
+
+@Suite("Observation: another thread during a delivery")
+struct ObsOtherThreadDuringDeliveryTests {
     /// Makes `count` observers of `person.count` of the kind `removal` ends, each
     /// capturing a sentinel and recording into `log`.
     private func observe(
@@ -129,5 +137,56 @@ struct ObsRemovalDuringDeliveryTests {
         #expect(values.elements == [0, -0, 1, 2])
         #expect(person.countStorage.observerCount == 1)
         withExtendedLifetime(holder) {}
+    }
+
+    /// A callback hands the model to another thread and waits for it: a set made there
+    /// is delivered by the delivering thread, after the current value, to everyone.
+    @Test func aSetOnAThreadThatACallbackWaitsForIsDeliveredAfterTheCurrentValue() {
+        let person = ObsPerson()
+        let handOff = ObsHandOff(person)
+        let first = ObsLog<Int>()
+        let second = ObsLog<Int>()
+        let a = person.$count.sink { value in
+            first.append(value)
+            guard value == 1 else { return }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                handOff.person.count = 2
+                done.signal()
+            }.start()
+            done.wait()
+            first.append(-1)   // back in the callback: 2 is not delivered yet
+        }
+        let b = person.$count.sink { second.append($0) }
+        person.count = 1
+        #expect(first.elements == [0, 1, -1, 2])
+        #expect(second.elements == [0, 1, 2])
+        #expect(person.count == 2)
+        withExtendedLifetime((a, b)) {}
+    }
+
+    /// The same for a subscription: its initial value waits for the current delivery,
+    /// then it receives every later value.
+    @Test func aSubscriptionOnAThreadThatACallbackWaitsForStartsAfterTheCurrentValue() {
+        let person = ObsPerson()
+        let handOff = ObsHandOff(person)
+        let late = ObsLog<Int>()
+        let bag = ObsCancellableBag()
+        let a = person.$count.sink { value in
+            guard value == 1 else { return }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                bag.insert(handOff.person.$count.sink { late.append($0) })
+                done.signal()
+            }.start()
+            done.wait()
+            #expect(late.elements == [], "the initial value waits for the delivery of 1")
+        }
+        person.count = 1
+        #expect(late.elements == [1])
+        person.count = 2
+        #expect(late.elements == [1, 2])
+        #expect(person.countStorage.observerCount == 2)
+        withExtendedLifetime(a) {}
     }
 }
