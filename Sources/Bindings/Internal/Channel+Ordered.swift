@@ -26,6 +26,11 @@ extension Channel {
                 // Free, or this thread's own delivery (from one of its callbacks): only
                 // this thread changes `state` then.
                 if state.compareExchange(expected: current, desired: current | ChannelState.locked, ordering: .acquiring).exchanged {
+                    // Within its own delivery, this thread's request comes after what a
+                    // thread it handed the model to queued meanwhile: take that first.
+                    if current & ChannelState.delivering != 0, sideCount.load(ordering: .acquiring) != 0 {
+                        takeSideQueueWhileDelivering()
+                    }
                     return true
                 }
                 continue
@@ -57,6 +62,7 @@ extension Channel {
         if case .remove = request { isRemoval = true } else { isRemoval = false }
         sideLock.lock()
         side.append(request)
+        if isRemoval { sideRemovals += 1 }
         // A read-modify-write: ordered before the loads below on every architecture.
         sideCount.add(1, ordering: .sequentiallyConsistent)
         sideLock.unlock()
@@ -84,6 +90,8 @@ extension Channel {
         var requests: [SideRequest] = []
         var attempts = 0
         while sideCount.load(ordering: .acquiring) != 0 {
+            // Without `all`, only removals are this thread's to apply.
+            if !all, sideLock.withLock({ sideRemovals }) == 0 { return }
             let current = state.load(ordering: .acquiring)
             if current != 0 {
                 // A delivery applies everything when it ends; a lock held for a moment
@@ -106,10 +114,8 @@ extension Channel {
             state.store(0, ordering: .releasing)
             AsymmetricFence.compilerBarrier()
             dropReleased(&released, &requests)
-            // What is left (without `all`) is sends and registrations, for the model's
-            // threads; nothing new was queued while the lock was held (requests are
-            // queued only during a delivery).
-            guard all else { return }
+            // Look again: a removal that was about to be queued when the lock was taken
+            // may have been queued meanwhile, its thread leaving it to this one.
         }
     }
 
@@ -134,6 +140,7 @@ extension Channel {
             side = kept
             sideCount.store(kept.count, ordering: .releasing)
         }
+        sideRemovals = 0
         sideLock.unlock()
         for request in requests {
             switch request {
@@ -151,6 +158,37 @@ extension Channel {
         }
     }
 
+    /// Under the lock, by the delivering thread from one of its callbacks: turns what is
+    /// queued on the side into its own queued work, in order, ahead of the request it is
+    /// about to make (see ``takeSideQueue(all:released:requests:)``). A removal is
+    /// deferred like one made from a callback, since the delivery loop is reading `slots`.
+    /// What is dropped here is held elsewhere too (in `deferred` or `pending`), so
+    /// nothing is deinitialised under the lock.
+    final func takeSideQueueWhileDelivering() {
+        var requests: [SideRequest] = []
+        sideLock.lock()
+        swap(&requests, &side)
+        sideCount.store(0, ordering: .releasing)
+        sideRemovals = 0
+        sideLock.unlock()
+        for request in requests {
+            switch request {
+            case .remove(let observer):
+                deferred.append(.remove(observer))
+            case .send(let event):
+                sequence &+= 1
+                pending.append(Pending(sequence: sequence, event: event, target: nil))
+            case .add(let observer, let initial):
+                observer.joinedAfter = sequence
+                countReachable(+1)
+                deferred.append(.add(observer))
+                if let initial { pending.append(Pending(sequence: sequence, event: initial, target: observer)) }
+            }
+        }
+        // The delivering thread ends with `finishDelivering()`, which applies all this.
+        state.store(state.load(ordering: .relaxed) | ChannelState.work, ordering: .relaxed)
+    }
+
     /// Releases what ``takeSideQueue(all:released:requests:)`` took, outside the lock.
     final func dropReleased(_ released: inout [Unmanaged<ChannelObserver<Event>>], _ requests: inout [SideRequest]) {
         for unmanaged in released {
@@ -161,18 +199,19 @@ extension Channel {
         requests.removeAll(keepingCapacity: true)
     }
 
-    /// A look-up of an ordered channel's observers (`unbind`) met a delivery on another
-    /// thread: it cannot wait for it (the delivering thread may be waiting for this one)
-    /// and cannot be queued.
+    /// A look-up of an ordered channel's observers (`unbind`), or its closing (the model
+    /// deinitialised), met a delivery on another thread: it can neither wait for it (the
+    /// delivering thread may be waiting for this one) nor be queued.
     @usableFromInline
     final func orderedMisuse() -> Never {
         // `fatalError`: its message is printed in release builds too.
         fatalError("""
-            Bindings: unbind(_:) was called for an @Observed property on one thread while \
-            another thread was delivering a change of it (it was handed the model from \
-            inside a callback, or the model is used on two threads at once). Call \
-            unbind(_:) where the model is used (its actor, the main actor, or its one \
-            thread), or after the delivery, for instance from a later set or a queued task.
+            Bindings: unbind(_:) was called for an @Observed property, or its model was \
+            released, on one thread while another thread was delivering a change of it (it \
+            was handed the model from inside a callback, or the model is used on two threads \
+            at once). Call unbind(_:), and release the model, where the model is used (its \
+            actor, the main actor, or its one thread), or after the delivery, for instance \
+            from a later set or a queued task.
             """)
     }
 }

@@ -110,6 +110,8 @@ class Channel<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline final var side: [SideRequest] = []
     @usableFromInline final let sideLock = SpinLock()
     @usableFromInline final let sideCount = Atomic<Int>(0)
+    /// How many of the requests in `side` are removals; guarded by `sideLock`.
+    @exclusivity(unchecked) @usableFromInline final var sideRemovals = 0
 
     /// A queued event; `target` set means it is for that observer only (its initial value).
     @usableFromInline
@@ -423,6 +425,7 @@ class Channel<Event>: @unchecked Sendable {
                 sideLock.lock()
                 swap(&sideDropped, &side)
                 sideCount.store(0, ordering: .releasing)
+                sideRemovals = 0
                 sideLock.unlock()
                 for case .add(let observer, _) in sideDropped {
                     observer.cancelled.store(true, ordering: .relaxed)

@@ -189,4 +189,82 @@ struct ObsOtherThreadDuringDeliveryTests {
         #expect(person.countStorage.observerCount == 2)
         withExtendedLifetime(a) {}
     }
+
+    // What the delivering thread does itself after a hand-off comes after what the other
+    // thread did: the order in which the model's state changed.
+
+    /// A set on the other thread, then one by the callback itself.
+    @Test func aHandOffSetThenAReentrantSetArriveInOrder() {
+        let person = ObsPerson()
+        let handOff = ObsHandOff(person)
+        let first = ObsLog<Int>()
+        let second = ObsLog<Int>()
+        let a = person.$count.sink { value in
+            first.append(value)
+            guard value == 1 else { return }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                handOff.person.count = 2
+                done.signal()
+            }.start()
+            done.wait()
+            person.count = 3
+        }
+        let b = person.$count.sink { second.append($0) }
+        person.count = 1
+        #expect(person.count == 3)
+        #expect(first.elements == [0, 1, 2, 3])
+        #expect(second.elements == [0, 1, 2, 3])
+        withExtendedLifetime((a, b)) {}
+    }
+
+    /// A subscription on the other thread, then a set by the callback: the new subscriber
+    /// gets its initial value, then the set.
+    @Test func aHandOffSubscriptionThenAReentrantSetArriveInOrder() {
+        let person = ObsPerson()
+        let handOff = ObsHandOff(person)
+        let late = ObsLog<Int>()
+        let bag = ObsCancellableBag()
+        let a = person.$count.sink { value in
+            guard value == 1 else { return }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                bag.insert(handOff.person.$count.sink { late.append($0) })
+                done.signal()
+            }.start()
+            done.wait()
+            person.count = 2
+        }
+        person.count = 1
+        #expect(late.elements == [1, 2])
+        withExtendedLifetime(a) {}
+    }
+
+    /// A set on the other thread, then a subscription by the callback: the subscriber
+    /// starts from the value set there, and gets nothing it was not subscribed for.
+    @Test func aHandOffSetThenAReentrantSubscriptionStartsFromIt() {
+        let person = ObsPerson()
+        let handOff = ObsHandOff(person)
+        let late = ObsLog<Int>()
+        let lateWithoutInitial = ObsLog<Int>()
+        let bag = ObsCancellableBag()
+        let a = person.$count.sink { value in
+            guard value == 1 else { return }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                handOff.person.count = 2
+                done.signal()
+            }.start()
+            done.wait()
+            bag.insert(person.$count.sink { late.append($0) })
+            bag.insert(person.$count.dropFirst().sink { lateWithoutInitial.append($0) })
+        }
+        person.count = 1
+        #expect(late.elements == [2])
+        #expect(lateWithoutInitial.elements == [], "2 was set before it subscribed")
+        person.count = 3
+        #expect(late.elements == [2, 3])
+        #expect(lateWithoutInitial.elements == [3])
+        withExtendedLifetime(a) {}
+    }
 }

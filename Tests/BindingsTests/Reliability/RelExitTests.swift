@@ -282,6 +282,6 @@ struct RelExitTests {
             withExtendedLifetime(holder) {}
         }
         #expect(relStandardError(result).contains(
-            "unbind(_:) was called for an @Observed property on one thread while another thread was delivering"))
+            "unbind(_:) was called for an @Observed property, or its model was released, on one thread while another thread was delivering"))
     }
 }
