@@ -101,6 +101,10 @@ class Channel<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline final var pendingHead = 0
     @exclusivity(unchecked) @usableFromInline final var deferred: [DeferredChange] = []
 
+    /// Set by ``removeAll()``: the source is gone, and an observer still waiting to join
+    /// (deferred during a delivery) ends instead of joining. Guarded by the lock.
+    @exclusivity(unchecked) @usableFromInline final var isClosed = false
+
     /// Whether sends and registrations are ordered by the source's isolation (see
     /// "Ordered channels" above). Fixed at creation.
     @usableFromInline final let ordered: Bool
@@ -394,11 +398,14 @@ class Channel<Event>: @unchecked Sendable {
         return observers
     }
 
-    /// Cancels and removes every observer; the caller releases what is returned, outside
-    /// any lock, after calling `detached()` on each. Used when the source of the events
-    /// completes or goes away.
-    final func removeAll() -> [ChannelObserver<Event>] {
+    /// Cancels and removes every observer, for good: the source of the events is gone.
+    /// The caller tells each observer returned, outside any lock, and then, unless
+    /// `whileDelivering`, calls its `detached()`. During a delivery (the source went away
+    /// inside a callback), the removals are deferred until the current event is done,
+    /// and `detached()` comes with them; observers waiting to join end then too.
+    final func removeAll() -> (observers: [ChannelObserver<Event>], whileDelivering: Bool) {
         lock()
+        isClosed = true
         let delivering = isDelivering
         var removed: [ChannelObserver<Event>] = []
         for index in 0..<slotCount {
@@ -407,6 +414,7 @@ class Channel<Event>: @unchecked Sendable {
             observer.cancelled.store(true, ordering: .relaxed)
             if delivering {
                 deferred.append(.remove(observer))
+                removed.append(observer)
             } else {
                 observer.slot = -1
                 // The caller's reference: the channel's own, or a new one.
@@ -417,7 +425,12 @@ class Channel<Event>: @unchecked Sendable {
         // What is queued on the side goes too: removals are done by now, sends have no one
         // left to reach, and observers waiting to join end with the rest.
         var sideDropped: [SideRequest] = []
-        if !delivering {
+        if delivering {
+            for case .add(let observer) in deferred where !observer.isCancelled {
+                observer.cancelled.store(true, ordering: .relaxed)
+                removed.append(observer)
+            }
+        } else {
             slotCount = 0
             liveCount = 0
             reachable.store(0, ordering: .relaxed)
@@ -435,7 +448,7 @@ class Channel<Event>: @unchecked Sendable {
         }
         unlock(work: delivering && !deferred.isEmpty)
         sideDropped = []
-        return removed
+        return (removed, delivering)
     }
 
     /// Under the lock: adjusts ``reachable``.
@@ -653,6 +666,7 @@ class Channel<Event>: @unchecked Sendable {
         var changes: [DeferredChange] = []
         var delivered: [Pending] = []
         var sideRequests: [SideRequest] = []
+        var endedLate: [(observer: ChannelObserver<Event>, tell: Bool)] = []
         while true {
             lock()
             if ordered, sideCount.load(ordering: .acquiring) != 0 {
@@ -664,7 +678,16 @@ class Channel<Event>: @unchecked Sendable {
                     switch change {
                     case .add(let observer):
                         if observer.slot >= 0 { break }
-                        if observer.isCancelled { countReachable(-1) } else { insert(observer) }
+                        if isClosed {
+                            // The source went away before it joined: it ends (told now,
+                            // unless `removeAll()` returned it for that).
+                            countReachable(-1)
+                            endedLate.append((observer, !observer.cancelled.exchange(true, ordering: .relaxed)))
+                        } else if observer.isCancelled {
+                            countReachable(-1)
+                        } else {
+                            insert(observer)
+                        }
                     case .remove(let observer):
                         if let unmanaged = take(observer) { released.append(unmanaged) }
                     }
@@ -678,6 +701,7 @@ class Channel<Event>: @unchecked Sendable {
                 state.store(ChannelState.delivering | (pendingHead < pending.count ? ChannelState.work : 0), ordering: .releasing)
                 dropReleased(&released, &changes)
                 sideRequests.removeAll(keepingCapacity: true)
+                end(&endedLate)
                 if let target = next.target {
                     if !target.isCancelled { target.receive(next.event) }
                 } else {
@@ -696,12 +720,25 @@ class Channel<Event>: @unchecked Sendable {
                 let queued = sideCount.load(ordering: .acquiring) != 0
                 dropReleased(&released, &changes)
                 sideRequests = []
+                end(&endedLate)
                 if queued { applySideQueue(all: true) }
             } else {
                 dropReleased(&released, &changes)
+                end(&endedLate)
             }
             return
         }
+    }
+
+    /// Outside the lock: ends the observers that were to join a channel closed meanwhile.
+    @usableFromInline
+    final func end(_ endedLate: inout [(observer: ChannelObserver<Event>, tell: Bool)]) {
+        if endedLate.isEmpty { return }
+        for (observer, tell) in endedLate {
+            if tell { observer.sourceDidEnd() }
+            observer.detached()
+        }
+        endedLate.removeAll()
     }
 
     @inlinable

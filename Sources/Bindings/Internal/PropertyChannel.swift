@@ -154,9 +154,12 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     @usableFromInline
     func close() {
         withLock { closed = true }
-        for observer in removeAll() {
+        let (observers, whileDelivering) = removeAll()
+        for observer in observers {
             observer.sourceDidEnd()
-            observer.detached()
+            // During a delivery, one of them may be the callback running now: its
+            // removal, and `detached()`, wait for the current event (see `removeAll()`).
+            if !whileDelivering { observer.detached() }
         }
     }
 
