@@ -125,8 +125,13 @@ extension Channel {
     /// release), a send joins `pending`, a registration joins `deferred` (and its initial
     /// event `pending`), as they would have had they found the lock free. `requests` gets
     /// what was taken, to be dropped after unlocking.
+    ///
+    /// `midDelivery`: called by the delivering thread from one of its callbacks, while
+    /// the delivery loop reads `slots`; a removal is then deferred, like one made from a
+    /// callback, and nothing is released.
     final func takeSideQueue(
-        all: Bool, released: inout [Unmanaged<ChannelObserver<Event>>], requests: inout [SideRequest]
+        all: Bool, midDelivery: Bool = false,
+        released: inout [Unmanaged<ChannelObserver<Event>>], requests: inout [SideRequest]
     ) {
         sideLock.lock()
         if all {
@@ -145,51 +150,32 @@ extension Channel {
         for request in requests {
             switch request {
             case .remove(let observer):
-                if let removed = take(observer) { released.append(removed) }
+                if midDelivery {
+                    deferred.append(.remove(observer))
+                } else if let removed = take(observer) {
+                    released.append(removed)
+                }
             case .send(let event):
-                sequence &+= 1
-                pending.append(Pending(sequence: sequence, event: event, target: nil))
+                queueEvent(event)
             case .add(let observer, let initial):
-                observer.joinedAfter = sequence
-                countReachable(+1)
-                deferred.append(.add(observer))
-                if let initial { pending.append(Pending(sequence: sequence, event: initial, target: observer)) }
+                queueJoin(observer, initial: initial)
             }
         }
     }
 
-    /// Under the lock, by the delivering thread from one of its callbacks: turns what is
-    /// queued on the side into its own queued work, in order, ahead of the request it is
-    /// about to make (see ``takeSideQueue(all:released:requests:)``). A removal is
-    /// deferred like one made from a callback, since the delivery loop is reading `slots`.
-    /// What is dropped here is held elsewhere too (in `deferred` or `pending`), so
-    /// nothing is deinitialised under the lock.
+    /// ``takeSideQueue(all:midDelivery:released:requests:)`` by the delivering thread
+    /// from one of its callbacks, ahead of the request it is about to make. What is
+    /// dropped here is held elsewhere too (in `deferred` or `pending`), so nothing is
+    /// deinitialised under the lock.
     final func takeSideQueueWhileDelivering() {
+        var released: [Unmanaged<ChannelObserver<Event>>] = []
         var requests: [SideRequest] = []
-        sideLock.lock()
-        swap(&requests, &side)
-        sideCount.store(0, ordering: .releasing)
-        sideRemovals = 0
-        sideLock.unlock()
-        for request in requests {
-            switch request {
-            case .remove(let observer):
-                deferred.append(.remove(observer))
-            case .send(let event):
-                sequence &+= 1
-                pending.append(Pending(sequence: sequence, event: event, target: nil))
-            case .add(let observer, let initial):
-                observer.joinedAfter = sequence
-                countReachable(+1)
-                deferred.append(.add(observer))
-                if let initial { pending.append(Pending(sequence: sequence, event: initial, target: observer)) }
-            }
-        }
+        takeSideQueue(all: true, midDelivery: true, released: &released, requests: &requests)
         // The delivering thread ends with `finishDelivering()`, which applies all this.
         state.store(state.load(ordering: .relaxed) | ChannelState.work, ordering: .relaxed)
     }
 
-    /// Releases what ``takeSideQueue(all:released:requests:)`` took, outside the lock.
+    /// Releases what ``takeSideQueue(all:midDelivery:released:requests:)`` took, outside the lock.
     final func dropReleased(_ released: inout [Unmanaged<ChannelObserver<Event>>], _ requests: inout [SideRequest]) {
         for unmanaged in released {
             unmanaged._withUnsafeGuaranteedRef { $0.detached() }

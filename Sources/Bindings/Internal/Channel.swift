@@ -460,6 +460,23 @@ class Channel<Event>: @unchecked Sendable {
         reachable.store(reachable.load(ordering: .relaxed) &+ change, ordering: .relaxed)
     }
 
+    /// Under the lock, during a delivery: queues `event` for the deliverer, numbered.
+    @inlinable
+    final func queueEvent(_ event: Event) {
+        sequence &+= 1
+        pending.append(Pending(sequence: sequence, event: event, target: nil))
+    }
+
+    /// Under the lock, during a delivery: registers `observer` once the current event is
+    /// done, with its initial event (if any) queued in order with the others.
+    @inlinable
+    final func queueJoin(_ observer: ChannelObserver<Event>, initial: Event?) {
+        observer.joinedAfter = sequence
+        countReachable(+1)
+        deferred.append(.add(observer))
+        if let initial { pending.append(Pending(sequence: sequence, event: initial, target: observer)) }
+    }
+
     /// Appends under the lock; the channel takes one retain (see `slots`).
     @inlinable
     final func insert(_ observer: ChannelObserver<Event>) {
@@ -602,8 +619,7 @@ class Channel<Event>: @unchecked Sendable {
             return
         }
         if isDelivering {
-            sequence &+= 1
-            pending.append(Pending(sequence: sequence, event: event, target: nil))
+            queueEvent(event)
             unlock(work: true)
             return
         }

@@ -54,6 +54,17 @@ private final class ObsHandOff: @unchecked Sendable {
     init(_ person: ObsPerson) { self.person = person }
 }
 
+/// Runs `body` on a new thread and waits for it: a callback handing the model over. A
+/// thread of its own, since one from a pool could wait for the blocked test threads.
+private func onAnotherThreadAndWait(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        body()
+        done.signal()
+    }.start()
+    done.wait()
+}
+
 @Suite("Observation: another thread during a delivery")
 struct ObsOtherThreadDuringDeliveryTests {
     /// Makes `count` observers of `person.count` of the kind `removal` ends, each
@@ -149,12 +160,9 @@ struct ObsOtherThreadDuringDeliveryTests {
         let a = person.$count.sink { value in
             first.append(value)
             guard value == 1 else { return }
-            let done = DispatchSemaphore(value: 0)
-            Thread {
+            onAnotherThreadAndWait {
                 handOff.person.count = 2
-                done.signal()
-            }.start()
-            done.wait()
+            }
             first.append(-1)   // back in the callback: 2 is not delivered yet
         }
         let b = person.$count.sink { second.append($0) }
@@ -174,12 +182,9 @@ struct ObsOtherThreadDuringDeliveryTests {
         let bag = ObsCancellableBag()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            let done = DispatchSemaphore(value: 0)
-            Thread {
+            onAnotherThreadAndWait {
                 bag.insert(handOff.person.$count.sink { late.append($0) })
-                done.signal()
-            }.start()
-            done.wait()
+            }
             #expect(late.elements == [], "the initial value waits for the delivery of 1")
         }
         person.count = 1
@@ -202,12 +207,9 @@ struct ObsOtherThreadDuringDeliveryTests {
         let a = person.$count.sink { value in
             first.append(value)
             guard value == 1 else { return }
-            let done = DispatchSemaphore(value: 0)
-            Thread {
+            onAnotherThreadAndWait {
                 handOff.person.count = 2
-                done.signal()
-            }.start()
-            done.wait()
+            }
             person.count = 3
         }
         let b = person.$count.sink { second.append($0) }
@@ -227,12 +229,9 @@ struct ObsOtherThreadDuringDeliveryTests {
         let bag = ObsCancellableBag()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            let done = DispatchSemaphore(value: 0)
-            Thread {
+            onAnotherThreadAndWait {
                 bag.insert(handOff.person.$count.sink { late.append($0) })
-                done.signal()
-            }.start()
-            done.wait()
+            }
             person.count = 2
         }
         person.count = 1
@@ -250,12 +249,9 @@ struct ObsOtherThreadDuringDeliveryTests {
         let bag = ObsCancellableBag()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            let done = DispatchSemaphore(value: 0)
-            Thread {
+            onAnotherThreadAndWait {
                 handOff.person.count = 2
-                done.signal()
-            }.start()
-            done.wait()
+            }
             bag.insert(person.$count.sink { late.append($0) })
             bag.insert(person.$count.dropFirst().sink { lateWithoutInitial.append($0) })
         }
