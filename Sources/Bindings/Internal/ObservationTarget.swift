@@ -23,7 +23,7 @@ enum ObservationTarget {
         let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
         if affecting.isEmpty, sources.count == 1,
            let channel = sources[0] as? PropertyChannel<Value>,
-           channel.ownerID == ObjectIdentifier(root), channel.key == keyPath
+           channel.ownerID == ObjectIdentifier(root), channel.key.load() == keyPath
         {
             return channel
         }

@@ -62,18 +62,19 @@ final class IndexedChange: @unchecked Sendable {
 /// neither.
 @usableFromInline
 final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySource, @unchecked Sendable {
-    // `@unchecked Sendable`: the counters are atomics; `read` and `key` are immutable.
+    // `@unchecked Sendable`: `read`, `ownerID`, `derivedInterest` and `isDerived` are set
+    // before the channel is shared and never change; `key` is an atomic reference, set
+    // once; `closed` is guarded by the channel's lock; the counters are atomics.
 
-    /// Reads the current value, or `nil` when its object is gone; used when `address`
-    /// is `nil`.
+    /// Reads the current value, or `nil` when its object is gone. Called only under the
+    /// lock while the channel is open (see ``currentValue()``).
     @usableFromInline let read: () -> Value?
-    /// Where an `@Observed` property's value is stored (see
-    /// ``init(ownerID:address:)``), read directly by code specialized for `Value`.
-    @usableFromInline let address: UnsafeMutablePointer<Value>?
-    /// The key path this channel stands for and the object it belongs to, which tells a
+    /// The key path this channel stands for, once known: set by the first tracked read
+    /// of an `@Observed` property (see `Observed`), so that observing exactly that
+    /// property observes its channel directly; `nil` for other channels.
+    @usableFromInline let key = AtomicLazyReference<AnyKeyPath>()
+    /// The object the channel belongs to (an `@Observed` property's model), which tells a
     /// direct observation of an `@Observed` property apart from a computed one.
-    /// Set on the model's isolation (where the channel is created and tracked), read there.
-    @exclusivity(unchecked) @usableFromInline var key: AnyKeyPath?
     @usableFromInline let ownerID: ObjectIdentifier?
 
     /// Set once the source is gone; guarded by `lock`.
@@ -96,35 +97,28 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// a byte load where loading the reference itself would retain and release it.
     @exclusivity(unchecked) @usableFromInline var isDerived = false
 
+    /// A channel whose current value `read` gives, with no model (an ``ObservableValue``,
+    /// a derived key path, a hand-notified key path, whose `key` is given).
     @usableFromInline
     init(key: AnyKeyPath?, ownerID: ObjectIdentifier?, read: @escaping () -> Value?) {
-        self.key = key
         self.ownerID = ownerID
         self.read = read
-        self.address = nil
+        super.init()
+        if let key { _ = self.key.storeIfNil(key) }
+    }
+
+    /// The channel of an `@Observed` property of the object `ownerID` names; `read`
+    /// reads the stored value (see `Observed.channel(of:storage:)` for why it may).
+    @usableFromInline
+    init(ownerID: ObjectIdentifier, read: @escaping () -> Value?) {
+        self.ownerID = ownerID
+        self.read = read
         super.init()
     }
 
-    /// The channel of an `@Observed` property whose value is stored at `address`. `read`
-    /// runs only under the lock while the channel is open (see
-    /// `add(_:needsOld:needsPrior:initial:)`), on the model's isolation (see
-    /// `Observed.channel(of:storage:)`). The channel is ordered (see "Ordered channels"
-    /// in `Channel`): the model's isolation orders the property's sets and subscriptions.
-    @usableFromInline
-    init(ownerID: ObjectIdentifier, address: UnsafeMutablePointer<Value>) {
-        self.key = nil
-        self.ownerID = ownerID
-        self.read = { nil }   // unused: `address` is read instead
-        self.address = address
-        super.init(ordered: true)
-    }
-
-    /// The current value (see `read` and `address`); call it under the lock, while open.
+    /// The current value; call it under the lock, while open.
     @inlinable
-    func currentValue() -> Value? {
-        if let address { return address.pointee }
-        return read()
-    }
+    func currentValue() -> Value? { read() }
 
     @inlinable
     var wantsOld: Bool { oldWanted.load(ordering: .relaxed) > 0 }
@@ -149,18 +143,16 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         return added
     }
 
-    /// The source is gone: refuse new observers, and tell the registered ones (outside
-    /// the lock) that nothing more will come.
+    /// The source is gone: refuse new observers, tell the registered ones (outside the
+    /// lock) that nothing more will come, and release them.
     @usableFromInline
     func close() {
         withLock { closed = true }
-        let (observers, whileDelivering) = removeAll()
-        for observer in observers {
-            observer.sourceDidEnd()
-            // During a delivery, one of them may be the callback running now: its
-            // removal, and `detached()`, wait for the current event (see `removeAll()`).
-            if !whileDelivering { observer.detached() }
-        }
+        let (observers, released) = removeAll()
+        for observer in observers { observer.sourceDidEnd() }
+        // During a delivery, one of them may be the callback running now: its removal,
+        // and its release, wait for the current event (see `removeAll()`).
+        for unmanaged in released { unmanaged.release() }
     }
 
     /// Tells the empty handler if no observer is left that is not cancelled (an observer
@@ -184,7 +176,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         for index in 0..<slotCount {
             if let unmanaged = slots[index], !unmanaged.takeUnretainedValue().isCancelled { return true }
         }
-        for case .add(let observer) in deferred where !observer.isCancelled { return true }
+        for case .add(let observer, _) in deferred where !observer.isCancelled { return true }
         return false
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The observer behind `sink(receiveValue:)` on the library's own property publishers:
 /// it holds the user's closure itself, made where the value type is known, so that a
 /// notification costs one call and no generic metadata look-ups (a `Subscribers.Sink`
@@ -9,8 +11,11 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     // channel's delivering thread; the base class documents the rest.
 
     /// The user's closure. A `let`, so that a delivery calls it without retaining and
-    /// releasing its context (a `var` would cost that, per observer, per change); what
-    /// it captures is released by `detached()` all the same.
+    /// releasing its context (a `var` would cost that, per observer, per change). What it
+    /// captures goes with the observer, which goes as soon as the channel lets go of it:
+    /// when the model is gone, the channel takes over the `AnyCancellable`'s reference
+    /// (see ``ChannelObserver/handle``), so nothing attached to a model outlives it (SPEC
+    /// section 6) even while that `AnyCancellable` is kept.
     @usableFromInline let receiveValue: (Value) -> Void
 
     @usableFromInline
@@ -19,38 +24,25 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
         super.init(channel: channel, options: options, flags: ValueObserverFlag.bit)
     }
 
-    /// The channel has let go of this observer (the model is gone, or it was cancelled)
-    /// while its `AnyCancellable` may live on: release what the closure captures now, so
-    /// that nothing attached to a model outlives it (SPEC section 6).
-    ///
-    /// `receiveValue` is a `let` for the deliveries' sake, so this clears the stored
-    /// closure's context word in place. The layout is the header, the base classes' two
-    /// words, `channel`, then the closure (function, context); that is checked by finding
-    /// `channel` where it should be, and should it ever differ, nothing is released early
-    /// and the closure goes with the observer (the lifetime tests would say so). No
-    /// delivery can reach the observer any more, so nothing calls the closure after this;
-    /// `deinit` then destroys a closure with no context, which releases nothing.
-    override func detached() {
-        let object = UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        let channelOffset = 32, contextOffset = 48
-        guard object.load(fromByteOffset: channelOffset, as: UInt.self)
-                == UInt(bitPattern: Unmanaged.passUnretained(channel).toOpaque()),
-              let context = object.load(fromByteOffset: contextOffset, as: UnsafeRawPointer?.self)
-        else { return }
-        object.storeBytes(of: nil, toByteOffset: contextOffset, as: UnsafeRawPointer?.self)
-        Unmanaged<AnyObject>.fromOpaque(context).release()
-    }
-
-    /// Registers a new observer made by ``PropertyChannel/sink(_:initial:receiveValue:)``.
-    /// A method, so that `channel` is read from `self` with no retain.
+    /// Registers a new observer made by ``PropertyChannel/sink(_:initial:receiveValue:)``;
+    /// returns `false` if the channel is closed (its model is gone). A method, so that
+    /// `channel` is read from `self` with no retain.
     @inlinable
-    final func registerAsSink(initial: Bool) {
+    final func registerAsSink(initial: Bool) -> Bool {
         if channel.isDerived {
             registerNew()
-        } else {
-            // See `cancelFromHandle()`; asking for neither old values nor prior notices.
-            channel.add(self, needsOld: false, needsPrior: false, initial: initial)
+            return registration.load(ordering: .relaxed) != 3   // 3: ended (nobody could cancel yet)
         }
+        // See `cancelFromHandle()`; asking for neither old values nor prior notices.
+        return channel.add(self, needsOld: false, needsPrior: false, initial: initial)
+    }
+
+    /// The model was gone before the observer could register: let go of the closure now,
+    /// rather than when the `AnyCancellable` goes (it cancels nothing then).
+    @usableFromInline
+    final func endUnregistered() {
+        let taken = channel.withLock { channel.takeOwnerReference(of: self) }
+        if taken { Unmanaged.passUnretained(self).release() }
     }
 
     override func receive(_ event: PropertyEvent<Value>) {
@@ -60,6 +52,9 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     /// Called once: an observer of this kind has exactly one `AnyCancellable`.
     override func cancelFromHandle() {
         guard !channel.isDerived else {
+            // The handle lets go itself: forget it under the lock (see `handle`), since
+            // `unregister()` reaches the channel only if the observer is registered.
+            channel.withLock { handle = nil }
             unregister()
             return
         }
@@ -67,8 +62,7 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
         // `sourceEnded()` and `releaseInterest()` do nothing here, and the channel's lock
         // orders this removal with the registration. So two atomic exchanges are spared.
         cancelled.store(true, ordering: .releasing)
-        // The `AnyCancellable` lets go of this observer right after: no early release.
-        channel.remove(self, detach: false)
+        channel.remove(self)
     }
 }
 
@@ -87,8 +81,12 @@ extension PropertyChannel {
         // Built from raw bits: an array literal of options costs a loop and a buffer.
         let options = KeyValueObservingOptions(rawValue: initial ? 0x05 : 0x01)   // [.initial, .new] or [.new]
         let observer = ValueObserver<Value>(channel: consume channel, options: options, receiveValue: receiveValue)
-        observer.registerAsSink(initial: initial)
-        return AnyCancellable(target: consume observer)
+        let cancellable = AnyCancellable(target: observer)
+        // Before the observer is registered, so that the channel finds its handle if the
+        // model goes at any point after (see `handle`).
+        observer.handle = Unmanaged.passUnretained(cancellable)
+        if !observer.registerAsSink(initial: initial) { observer.endUnregistered() }
+        return cancellable
     }
 }
 

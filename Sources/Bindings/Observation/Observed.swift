@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Marks a stored property of a ``KeyValueObservable`` class as observable.
 ///
 /// Reading and writing the property needs no `$` and costs about what a plain stored
@@ -25,7 +27,10 @@ public struct Observed<Value> {
     /// The property's channel, created the first time the property is observed; `nil`
     /// keeps unobserved sets free. Unmanaged so that a set does not retain it: `anchor`
     /// owns it, and lives exactly as long as this storage, so the channel is alive
-    /// whenever the model is being set.
+    /// whenever the model is being set. Written once, under the creation lock (see
+    /// `channel(of:storage:)`); read by sets without it, which is safe because a set
+    /// and an observation of the same model do not run at once (the model's isolation
+    /// orders them, SPEC section 6).
     @usableFromInline var channel: Unmanaged<PropertyChannel<Value>>?
     /// The stored value.
     @usableFromInline var value: Value
@@ -65,7 +70,7 @@ public struct Observed<Value> {
             if _slowPath(DependencyTracking.isActive), DependencyTracking.isTrackingOnCurrentThread {
                 let channel = channel(of: instance, storage: storageKeyPath)
                 // The key path object is made only on the channel's first tracked read.
-                if _slowPath(channel.key == nil) { channel.key = wrappedKeyPath }
+                if _slowPath(channel.key.load() == nil) { _ = channel.key.storeIfNil(wrappedKeyPath) }
                 DependencyTracking.record(channel)
             }
             return instance[keyPath: storageKeyPath].value
@@ -122,8 +127,20 @@ public struct Observed<Value> {
         fatalError("unavailable")
     }
 
-    /// The property's channel, created on first use (on the model's isolation, as every
-    /// access to the model's storage is).
+    /// The property's channel, created on first use.
+    ///
+    /// Observing reads the model, so it runs where reading the model is safe (its
+    /// isolation, or any thread while nobody sets it: SPEC section 6), but several
+    /// threads may observe one model at once. So the look-up and the creation take a
+    /// lock (one of ``ChannelCreation``'s, picked by the model), and exactly one channel
+    /// is ever made per property: two first observers on two threads share it.
+    ///
+    /// The channel reads the current value (for a new observer's initial value) through
+    /// the model, held `unowned(unsafe)`, which the anchor bounds: the channel reads it
+    /// only under its lock while open, and the anchor closes it, under that lock, when
+    /// the model deinitialises. A read comes from a new observer, which reads the model,
+    /// so it runs where reading the model is safe (SPEC section 6), never during the
+    /// model's deinit; after the deinit it finds the channel closed and reads nothing.
     ///
     /// Always inlined, and it uses the storage key path only for projections, which fold
     /// into field accesses: a key path object materialised here would be materialised on
@@ -132,20 +149,17 @@ public struct Observed<Value> {
     static func channel<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> PropertyChannel<Value> {
-        if let channel = instance[keyPath: storage].channel {
-            return channel.takeUnretainedValue()
+        ChannelCreation.lock(for: instance).withLock {
+            if let channel = instance[keyPath: storage].channel {
+                return channel.takeUnretainedValue()
+            }
+            let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance)) { [unowned(unsafe) instance] in
+                instance[keyPath: storage].value
+            }
+            instance[keyPath: storage].anchor = ChannelAnchor(channel)
+            instance[keyPath: storage].channel = Unmanaged.passUnretained(channel)
+            return channel
         }
-        // The value's address: a stored property of a class instance does not move while
-        // the instance lives. The channel reads it only to give a new subscriber its
-        // initial value, under its lock and only while open (the anchor closes it when
-        // the model goes). Subscribing reads the model, so it runs on the model's
-        // isolation, where the model cannot be mid-deinit: the read never sees a
-        // destroyed value. So the channel needs no reference to the model.
-        let address = withUnsafeMutablePointer(to: &instance[keyPath: storage].value) { $0 }
-        let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance), address: address)
-        instance[keyPath: storage].anchor = ChannelAnchor(channel)
-        instance[keyPath: storage].channel = Unmanaged.passUnretained(channel)
-        return channel
     }
 }
 

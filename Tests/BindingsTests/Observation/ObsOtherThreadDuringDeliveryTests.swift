@@ -3,12 +3,14 @@ import Foundation
 import Testing
 @testable import Bindings
 
-// An @Observed property's channel is ordered (see "Ordered channels" in Channel.swift):
-// what another thread does while the model's thread delivers a change (a removal from
-// anywhere; a set or a subscription from a thread that a callback hands the model to)
-// is queued on the side and applied when the current value has been delivered. These
-// tests hold a delivery open (a callback waits) while another thread acts, then check
-// what each observer received, in order, and that what a removal captured is gone.
+// While the model's thread delivers a change, another thread may act on the property's
+// observers: a removal from anywhere, or anything at all from a thread that a callback
+// hands the model to and waits for (unbind, cancel, subscribe, set, release the model).
+// Each completes without waiting for the delivery: what must come after the current
+// value (a set, a new subscriber's initial value, a removal's release) is queued and
+// applied by the delivering thread once that value is delivered. These tests hold a
+// delivery open (a callback waits) while another thread acts, then check what each
+// observer received, in order, and that what a removal captured is gone.
 
 /// What another thread does to end an observation.
 enum ObsRemoval: String, CaseIterable, Sendable {
@@ -51,6 +53,13 @@ private final class ObsWeakSentinels: @unchecked Sendable {
 /// Sendable`: one thread at a time uses the model (the callback's thread waits).
 private final class ObsHandOff: @unchecked Sendable {
     let person: ObsPerson
+    init(_ person: ObsPerson) { self.person = person }
+}
+
+/// A model handed to another thread that drops it. `@unchecked Sendable`: one thread at
+/// a time uses it (the callback's thread waits).
+private final class ObsModelBox: @unchecked Sendable {
+    var person: ObsPerson?
     init(_ person: ObsPerson) { self.person = person }
 }
 
@@ -262,5 +271,72 @@ struct ObsOtherThreadDuringDeliveryTests {
         #expect(late.elements == [2, 3])
         #expect(lateWithoutInitial.elements == [3])
         withExtendedLifetime(a) {}
+    }
+
+    /// `unbind(_:)` on a thread that a callback waits for: it completes, and the
+    /// listener hears nothing after the value in flight.
+    @Test func anUnbindOnAThreadThatACallbackWaitsForCompletes() {
+        final class Listener: Sendable {}
+        let person = ObsPerson()
+        let listener = Listener()
+        let handOff = ObsHandOff(person)
+        let heard = ObsLog<Int>()
+        let unbound = ObsLog<String>()
+        let holder = person.$count.sink { value in
+            guard value == 2 else { return }
+            onAnotherThreadAndWait {
+                handOff.person.$count.unbind(listener)
+                unbound.append("unbound")
+            }
+        }
+        person.$count.bind(listener, skipInitialValue: true) { _, value in heard.append(value) }
+        person.count = 1
+        person.count = 2
+        person.count = 3
+        #expect(unbound.elements == ["unbound"])
+        // The holder comes first: the listener was already unbound when 2 reached it.
+        #expect(heard.elements == [1])
+        #expect(person.countStorage.observerCount == 1)
+        withExtendedLifetime((holder, listener)) {}
+    }
+
+    /// The model's last reference dropped on a thread that a callback waits for: the
+    /// release completes, every observer hears the end, and what they captured is gone
+    /// once the delivery is over. (A new subscriber's initial value is delivered without
+    /// holding the model, so its callback can be where the model goes.)
+    @Test func releasingTheModelOnAThreadThatACallbackWaitsForEndsEverything() {
+        let box = ObsModelBox(ObsPerson())   // the only strong reference to the model
+        weak let weakPerson = box.person
+        let publisher = box.person!.$count
+        let events = ObsLog<String>()
+        weak var capturedBySink: ObsSentinel?
+        weak var capturedByHolder: ObsSentinel?
+        func subscribeSink() -> AnyCancellable {
+            let sentinel = ObsSentinel()
+            capturedBySink = sentinel
+            return publisher.sink { value in withExtendedLifetime(sentinel) { events.append("sink \(value)") } }
+        }
+        func subscribeHolder() -> AnyCancellable {
+            let sentinel = ObsSentinel()
+            capturedByHolder = sentinel
+            return publisher.sink { value in
+                withExtendedLifetime(sentinel) {
+                    onAnotherThreadAndWait {
+                        box.person = nil   // the model deinitialises on that thread
+                        events.append("released")
+                    }
+                    events.append("back \(value)")
+                }
+            }
+        }
+        let sink = subscribeSink()
+        let completing = publisher.sink(
+            receiveCompletion: { _ in events.append("finished") }, receiveValue: { events.append("completing \($0)") })
+        let holder = subscribeHolder()   // its initial value, 0, is delivered in this call
+        #expect(weakPerson == nil)
+        #expect(events.elements == ["sink 0", "completing 0", "finished", "released", "back 0"])
+        #expect(capturedBySink == nil, "released once the delivery ended, while its AnyCancellable is kept")
+        #expect(capturedByHolder == nil, "the running callback's closure too, after it returned")
+        withExtendedLifetime((sink, completing, holder)) {}
     }
 }
