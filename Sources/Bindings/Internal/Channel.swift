@@ -233,12 +233,10 @@ class Channel<Event>: @unchecked Sendable {
     }
 
     /// Registers `observer` and delivers it the event that `initial` makes first; see
-    /// ``add(_:accept:)``. `call` delivers the initial event when it is delivered here
-    /// (see ``send(_:calling:)``). `initial` runs under the lock, so that what it reads is
-    /// ordered with `send(_:accept:)`. The initial event is delivered before this
-    /// returns, unless another thread is delivering at this moment (a thread that a
-    /// callback handed the source to), in which case that thread delivers it next, in
-    /// order.
+    /// ``add(_:accept:)``. `call` delivers the initial event (see ``send(_:calling:)``).
+    /// `initial` runs under the lock, so that what it reads is ordered with
+    /// `send(_:accept:)`. The initial event is delivered on this thread before this
+    /// returns, as KVO's `.initial` is.
     ///
     /// `@inline(__always)`: inlined, its three closures are too; called, each was a
     /// closure context and a call (about 8 ns of a subscription).
@@ -269,11 +267,42 @@ class Channel<Event>: @unchecked Sendable {
             unlock(work: true)
             if !observer.isCancelled { call(observer, event) }
         } else {
-            deferred.append(.add(observer, after: sequence))
-            pending.append(Pending(sequence: sequence, event: event, target: observer))
-            unlock(work: true)
+            // Another thread is delivering: one that a callback handed the source to, and
+            // that waits for this one, or one delivering its own new observer's initial
+            // value (several threads observe at once). Either way no event can be on its
+            // way to this new observer, so its initial value is delivered here, now, as
+            // KVO promises (before this returns); the observer joins when it is done,
+            // after the events queued before its value was read.
+            let after = sequence
+            unlock()
+            if !observer.isCancelled { call(observer, event) }
+            join(observer, after: after)
         }
         return true
+    }
+
+    /// Registers `observer`, whose initial value (read when the event numbered `after`
+    /// was the last queued) was just delivered on this thread while another delivered.
+    @usableFromInline
+    final func join(_ observer: ChannelObserver<Event>, after: UInt64) {
+        lock()
+        if isClosed || observer.isCancelled {
+            // The source went away, or the observer was cancelled, meanwhile.
+            countReachable(-1)
+            let tell = isClosed && !observer.cancelled.exchange(true, ordering: .relaxed)
+            let taken = isClosed && observer.isKeptAliveByOwner && takeOwnerReference(of: observer)
+            unlock()
+            if tell { observer.sourceDidEnd() }
+            if taken { Unmanaged.passUnretained(observer).release() }
+        } else if isDelivering {
+            deferred.append(.add(observer, after: after))
+            unlock(work: true)
+        } else {
+            // The delivery is over: whatever was queued meanwhile came from outside the
+            // source's isolation (SPEC section 6 rules that out), so nothing is owed.
+            insert(observer)
+            unlock()
+        }
     }
 
     /// Delivers the event that `current` makes (under the lock) to `observer` alone,

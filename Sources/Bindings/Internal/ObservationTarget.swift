@@ -16,19 +16,22 @@ enum ObservationTarget {
     /// else is a ``DerivedObservation``, shared by every observer of that key path on
     /// that object, so that they all see the same evaluations in the same order;
     /// `specialization`, if given, does its work at each change (the first observer's).
+    ///
+    /// Also returns, for the direct channel of an `@Observed` property, the value the
+    /// look-up read, as a snapshot for the observer's initial value.
     static func resolve<Root: KeyValueObservable, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, specialization: DerivedSpecialization<Root, Value>? = nil
-    ) -> PropertyChannel<Value> {
+    ) -> (channel: PropertyChannel<Value>, snapshot: PropertyChannel<Value>.Snapshot?) {
         let affecting = Array(Root.keyPathsAffectingValue(for: keyPath))
         let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
         if affecting.isEmpty, sources.count == 1,
            let channel = sources[0] as? PropertyChannel<Value>,
            channel.ownerID == ObjectIdentifier(root), channel.key.load() == keyPath
         {
-            return channel
+            return (channel, PropertyChannel.Snapshot(value: value, version: channel.version))
         }
         let key = Key(object: ObjectIdentifier(root), keyPath: keyPath)
-        if let channel: PropertyChannel<Value> = existing(key, root: root) { return channel }
+        if let channel: PropertyChannel<Value> = existing(key, root: root) { return (channel, nil) }
         if sources.isEmpty, affecting.isEmpty {
             warnUntracked(keyPath)
         }
@@ -42,14 +45,14 @@ enum ObservationTarget {
             return replaced
         }
         withExtendedLifetime(replaced) {}   // released outside the lock
-        return channel
+        return (channel, nil)
     }
 
-    /// The channel for the key path of `specialization` on `root`.
+    /// The channel for the key path of `specialization` on `root` (see the other `resolve`).
     @usableFromInline
     static func resolve<Root: KeyValueObservable, Value>(
         _ root: Root, specialization: DerivedSpecialization<Root, Value>
-    ) -> PropertyChannel<Value> {
+    ) -> (channel: PropertyChannel<Value>, snapshot: PropertyChannel<Value>.Snapshot?) {
         resolve(root, specialization.keyPath, specialization: specialization)
     }
 

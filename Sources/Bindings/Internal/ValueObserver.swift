@@ -28,13 +28,13 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     /// returns `false` if the channel is closed (its model is gone). A method, so that
     /// `channel` is read from `self` with no retain.
     @inlinable
-    final func registerAsSink(initial: Bool) -> Bool {
+    final func registerAsSink(initial: Bool, snapshot: PropertyChannel<Value>.Snapshot?) -> Bool {
         if channel.isDerived {
             registerNew()
             return registration.load(ordering: .relaxed) != 3   // 3: ended (nobody could cancel yet)
         }
         // See `cancelFromHandle()`; asking for neither old values nor prior notices.
-        return channel.add(self, needsOld: false, needsPrior: false, initial: initial)
+        return channel.add(self, needsOld: false, needsPrior: false, initial: initial, snapshot: snapshot)
     }
 
     /// The model was gone before the observer could register: let go of the closure now,
@@ -68,7 +68,8 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
 
 extension PropertyChannel {
     /// Subscribes `receiveValue` to the values of `channel` (current first when
-    /// `initial`); the fast path of the property publishers' `sink(receiveValue:)`.
+    /// `initial`, from `snapshot` if it is still current); the fast path of the property
+    /// publishers' `sink(receiveValue:)`.
     ///
     /// `channel` is consumed: the caller's reference (a publisher's, made for this
     /// subscription) becomes the observer's, with no retain and release in between.
@@ -76,7 +77,8 @@ extension PropertyChannel {
     /// caller's loop, the optimizer added retains around the parts.
     @inlinable @inline(never)
     static func sink(
-        _ channel: consuming PropertyChannel<Value>, initial: Bool, receiveValue: consuming @escaping (Value) -> Void
+        _ channel: consuming PropertyChannel<Value>, initial: Bool, snapshot: Snapshot? = nil,
+        receiveValue: consuming @escaping (Value) -> Void
     ) -> AnyCancellable {
         // Built from raw bits: an array literal of options costs a loop and a buffer.
         let options = KeyValueObservingOptions(rawValue: initial ? 0x05 : 0x01)   // [.initial, .new] or [.new]
@@ -85,7 +87,7 @@ extension PropertyChannel {
         // Before the observer is registered, so that the channel finds its handle if the
         // model goes at any point after (see `handle`).
         observer.handle = Unmanaged.passUnretained(cancellable)
-        if !observer.registerAsSink(initial: initial) { observer.endUnregistered() }
+        if !observer.registerAsSink(initial: initial, snapshot: snapshot) { observer.endUnregistered() }
         return cancellable
     }
 }

@@ -135,11 +135,11 @@ extension KeyValueObservable {
         _ specialization: DerivedSpecialization<Self, Value>, options: KeyValueObservingOptions,
         changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
     ) -> KeyValueObservation {
-        let channel = ObservationTarget.resolve(self, specialization: specialization)
+        let (channel, snapshot) = ObservationTarget.resolve(self, specialization: specialization)
         let observer = ChangeHandlerObserver(
             root: self, channel: channel, options: options, handler: changeHandler)
         let token = KeyValueObservation(observer)
-        observer.register()
+        observer.register(snapshot: snapshot)
         return token
     }
 

@@ -61,6 +61,7 @@ public final class ObservableValue<Value>: Publisher {
         let subscription = PropertySubscription(
             channel: channel, options: [.initial, .new], downstream: subscriber)
         subscriber.receive(subscription: subscription)
+        subscription.registerAfterHandOver()
     }
 }
 

@@ -118,7 +118,11 @@ public struct Observed<Value> {
         projected projectedKeyPath: KeyPath<Instance, Publisher>,
         storage storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> Publisher {
-        Publisher(channel: channel(of: instance, storage: storageKeyPath))
+        let channel = channel(of: instance, storage: storageKeyPath)
+        // Read here, where it is a field load, for the subscription that usually follows.
+        return Publisher(
+            channel: channel,
+            snapshot: PropertyChannel.Snapshot(value: instance[keyPath: storageKeyPath].value, version: channel.version))
     }
 
     /// Not for direct use: `$property` is read through the enclosing instance.
@@ -135,16 +139,10 @@ public struct Observed<Value> {
     /// lock (one of ``ChannelCreation``'s, picked by the model), and exactly one channel
     /// is ever made per property: two first observers on two threads share it.
     ///
-    /// The channel reads the current value (for a new observer's initial value) through
-    /// the model, held `unowned(unsafe)`, which the anchor bounds: the channel reads it
-    /// only under its lock while open, and the anchor closes it, under that lock, when
-    /// the model deinitialises. A read comes from a new observer, which reads the model,
-    /// so it runs where reading the model is safe (SPEC section 6), never during the
-    /// model's deinit; after the deinit it finds the channel closed and reads nothing.
-    ///
-    /// Always inlined, and it uses the storage key path only for projections, which fold
-    /// into field accesses: a key path object materialised here would be materialised on
-    /// every read of the property (~30 ns each, measured).
+    /// Always inlined, and it uses the storage key path only for accesses that fold into
+    /// field accesses: a key path object materialised here would be materialised on every
+    /// read of the property (~30 ns each, measured), so the creation, which needs one, is
+    /// out of line.
     @inlinable @inline(__always)
     static func channel<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
@@ -153,13 +151,30 @@ public struct Observed<Value> {
             if let channel = instance[keyPath: storage].channel {
                 return channel.takeUnretainedValue()
             }
-            let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance)) { [unowned(unsafe) instance] in
-                instance[keyPath: storage].value
-            }
-            instance[keyPath: storage].anchor = ChannelAnchor(channel)
-            instance[keyPath: storage].channel = Unmanaged.passUnretained(channel)
-            return channel
+            return makeChannel(of: instance, storage: storage)
         }
+    }
+
+    /// Creates the property's channel; under the creation lock, with no channel yet.
+    ///
+    /// The channel reads the current value (for a new observer's initial value, when the
+    /// observer brings no current ``PropertyChannel/Snapshot``) through the model, held
+    /// `unowned(unsafe)`, which the anchor bounds: the channel reads it only under its
+    /// lock while open, and the anchor closes it, under that lock, when the model
+    /// deinitialises. A read comes from a new observer, which reads the model, so it runs
+    /// where reading the model is safe (SPEC section 6), never during the model's
+    /// deinit; after the deinit it finds the channel closed and reads nothing.
+    @usableFromInline @inline(never)
+    static func makeChannel<Instance: KeyValueObservable>(
+        of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
+    ) -> PropertyChannel<Value> {
+        let value = storage.appending(path: \Observed<Value>.value)
+        let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance)) { [unowned(unsafe) instance] in
+            instance[keyPath: value]
+        }
+        instance[keyPath: storage].anchor = ChannelAnchor(channel)
+        instance[keyPath: storage].channel = Unmanaged.passUnretained(channel)
+        return channel
     }
 }
 

@@ -1,0 +1,106 @@
+import Dispatch
+import Synchronization
+import Testing
+@testable import Bindings
+
+// SPEC section 6, "Concurrent observers": many threads may observe one model at once
+// while nobody sets it (reading it is safe then). Each `.initial` value arrives before
+// its `observe` returns, and the next set reaches every one of them. A property's channel
+// is created by its first observer, so two first observers on two threads must end up
+// sharing one channel; this runs that race many times.
+
+/// A model observed from many threads at once.
+final class ObsRaceModel: KeyValueObservable {
+    @Observed var value = 0
+    var doubled: Int { value * 2 }
+}
+
+/// What one observation received. `@unchecked Sendable`: `events` is behind `lock`.
+private final class ObsRaceRecord: @unchecked Sendable {
+    private let lock = Mutex(())
+    private var events: [Int] = []
+
+    func append(_ value: Int) { lock.withLock { _ in events.append(value) } }
+    var received: [Int] { lock.withLock { _ in events } }
+}
+
+/// The handles of one round. `@unchecked Sendable`: each slot is written by one
+/// `concurrentPerform` iteration, and read after all of them are done.
+private final class ObsRaceSlots: @unchecked Sendable {
+    var tokens: [KeyValueObservation?]
+    var cancellables: [AnyCancellable?]
+    var records: [ObsRaceRecord]
+    var initialBeforeReturn: [Bool]
+
+    init(count: Int) {
+        tokens = Array(repeating: nil, count: count)
+        cancellables = Array(repeating: nil, count: count)
+        records = (0..<count).map { _ in ObsRaceRecord() }
+        initialBeforeReturn = Array(repeating: false, count: count)
+    }
+}
+
+/// Boxes the model so that the iterations can share it; nobody sets it while they run.
+/// `@unchecked Sendable`: the iterations only read the model (observing reads it).
+private final class ObsRaceShared: @unchecked Sendable {
+    let model: ObsRaceModel
+    init(_ model: ObsRaceModel) { self.model = model }
+}
+
+@Suite("Observation: many threads observing one model at once")
+struct ObsConcurrentRegistrationTests {
+    /// The four ways to observe, taken in turn by the iterations.
+    private static func observe(_ index: Int, _ model: ObsRaceModel, _ slots: ObsRaceSlots) {
+        let record = slots.records[index]
+        switch index % 4 {
+        case 0:
+            slots.tokens[index] = model.observe(\.value, options: [.initial, .new]) { _, change in
+                record.append(change.newValue!)
+            }
+        case 1:
+            slots.tokens[index] = model.observe(\.doubled, options: [.initial, .new]) { _, change in
+                record.append(change.newValue! / 2)
+            }
+        case 2:
+            slots.cancellables[index] = model.$value.sink { record.append($0) }
+        default:
+            slots.cancellables[index] = model.publisher(for: \.value).sink { record.append($0) }
+        }
+        slots.initialBeforeReturn[index] = record.received == [0]
+    }
+
+    /// One round: `count` observations from `concurrentPerform`, then one set.
+    private static func round(count: Int) -> (lateInitials: Int, missed: [Int: [Int]]) {
+        let shared = ObsRaceShared(ObsRaceModel())
+        let slots = ObsRaceSlots(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            observe(index, shared.model, slots)
+        }
+        shared.model.value = 1
+        var missed: [Int: [Int]] = [:]
+        for index in 0..<count where slots.records[index].received != [0, 1] {
+            missed[index] = slots.records[index].received
+        }
+        withExtendedLifetime((slots.tokens, slots.cancellables)) {}
+        return (slots.initialBeforeReturn.filter { !$0 }.count, missed)
+    }
+
+    @Test func everyInitialValueArrivesBeforeObserveReturnsAndTheNextSetReachesEveryone() {
+        // 2,000 observations at once, as a user's first try would; then many smaller
+        // rounds, where each round's first observers race to create the channels.
+        let (lateInitials, missed) = Self.round(count: 2_000)
+        #expect(lateInitials == 0, "observations whose initial value arrived after observe returned")
+        #expect(missed.isEmpty, "observations that did not receive exactly [0, 1]: \(missed.prefix(5))")
+    }
+
+    @Test func firstObserversOnSeveralThreadsShareOneChannel() {
+        var failures: [String] = []
+        for roundNumber in 0..<100 {
+            let (lateInitials, missed) = Self.round(count: 64)
+            if lateInitials != 0 || !missed.isEmpty {
+                failures.append("round \(roundNumber): \(lateInitials) late initial values, missed \(missed.prefix(3))")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+}
