@@ -168,7 +168,7 @@ class Channel<Event>: @unchecked Sendable {
                !state.compareExchange(expected: current, desired: current | ChannelState.parked, ordering: .relaxed).exchanged {
                 continue
             }
-            ParkingLot.park(on: ObjectIdentifier(self)) {
+            ParkingLot.park(on: parkingKey) {
                 let now = state.load(ordering: .relaxed)
                 return now & ChannelState.locked != 0 && now & ChannelState.parked != 0
             }
@@ -184,7 +184,7 @@ class Channel<Event>: @unchecked Sendable {
         // exchange takes that bit off too, and says whether to wake anyone.
         let bits = state.load(ordering: .relaxed) & ~(ChannelState.locked | ChannelState.parked)
         let previous = state.exchange(work ? bits | ChannelState.work : bits, ordering: .releasing)
-        if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: ObjectIdentifier(self)) }
+        if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
     }
 
     /// Runs `body` with the lock held. `body` must not call user code.
@@ -194,6 +194,10 @@ class Channel<Event>: @unchecked Sendable {
         defer { unlock() }
         return try body()
     }
+
+    /// Where waiters for this channel's lock sleep in the ``ParkingLot``.
+    @inlinable
+    final var parkingKey: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
 
     /// Under the lock: whether a thread is delivering.
     @inlinable @inline(__always)
@@ -205,7 +209,7 @@ class Channel<Event>: @unchecked Sendable {
     final func unlockBecomingDeliverer() {
         deliverer.store(currentThreadID(), ordering: .relaxed)
         let previous = state.exchange(ChannelState.delivering, ordering: .releasing)
-        if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: ObjectIdentifier(self)) }
+        if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
     }
 
     // MARK: Registration
@@ -636,7 +640,7 @@ class Channel<Event>: @unchecked Sendable {
                 let more = pendingHead < pending.count || !deferred.isEmpty
                 let previous = state.exchange(
                     ChannelState.delivering | (more ? ChannelState.work : 0), ordering: .releasing)
-                if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: ObjectIdentifier(self)) }
+                if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
                 drop(&released, &changes, &endedLate)
                 deliverer.store(me, ordering: .relaxed)
                 if let target = next.target {
@@ -653,7 +657,7 @@ class Channel<Event>: @unchecked Sendable {
             }
             // Nothing queued or deferred: stop delivering and unlock in one exchange.
             let previous = state.exchange(0, ordering: .releasing)
-            if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: ObjectIdentifier(self)) }
+            if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
             drop(&released, &changes, &endedLate)
             return
         }

@@ -26,7 +26,7 @@ enum ObservationTarget {
         let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
         if affecting.isEmpty, sources.count == 1,
            let channel = sources[0] as? PropertyChannel<Value>,
-           channel.ownerID == ObjectIdentifier(root), channel.key.load() == keyPath
+           channel.ownerID == ObjectIdentifier(root), channel.stands(for: keyPath, owner: root)
         {
             return (channel, PropertyChannel.Snapshot(value: value, version: channel.version))
         }

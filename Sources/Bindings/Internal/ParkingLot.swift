@@ -51,26 +51,26 @@ enum ParkingLot {
 
     private static let table = Table()
 
-    private static func bucket(_ object: ObjectIdentifier) -> Int {
-        let address = UInt(bitPattern: object)
-        return Int(truncatingIfNeeded: (address >> 4) ^ (address >> 12)) & (Table.count - 1)
+    private static func bucket(_ key: UInt) -> Int {
+        Int(truncatingIfNeeded: (key >> 4) ^ (key >> 12)) & (Table.count - 1)
     }
 
-    /// Sleeps until ``unparkAll(on:)`` for `object` (or another object of the same
-    /// bucket), unless `stillBlocked`, evaluated under the bucket's mutex, is `false`.
-    /// Callers loop: a return means "try again", not "the lock is free".
+    /// Sleeps until ``unparkAll(on:)`` for `key` (or another key of the same bucket),
+    /// unless `stillBlocked`, evaluated under the bucket's mutex, is `false`. Callers
+    /// loop: a return means "try again", not "the lock is free". `key` names the lock:
+    /// its object's address, or any number its waiters and holders agree on.
     @usableFromInline
-    static func park(on object: ObjectIdentifier, while stillBlocked: () -> Bool) {
-        let index = bucket(object)
+    static func park(on key: UInt, while stillBlocked: () -> Bool) {
+        let index = bucket(key)
         pthread_mutex_lock(table.mutexes + index)
         if stillBlocked() { pthread_cond_wait(table.conditions + index, table.mutexes + index) }
         pthread_mutex_unlock(table.mutexes + index)
     }
 
-    /// Wakes every thread parked in `object`'s bucket.
+    /// Wakes every thread parked in `key`'s bucket.
     @usableFromInline
-    static func unparkAll(on object: ObjectIdentifier) {
-        let index = bucket(object)
+    static func unparkAll(on key: UInt) {
+        let index = bucket(key)
         pthread_mutex_lock(table.mutexes + index)
         pthread_cond_broadcast(table.conditions + index)
         pthread_mutex_unlock(table.mutexes + index)

@@ -23,13 +23,11 @@ struct PropertyEvent<Value> {
     }
 
     /// Not a change: sent to one ``PropertySubscription`` alone, in order with the
-    /// changes, to deliver the value it owes its subscriber's first demand.
+    /// changes, to deliver the value it owes its subscriber's first demand. The only
+    /// prior notice without an old value (a real one always carries it), so that telling
+    /// it apart costs the changes nothing.
     @usableFromInline
-    static var flush: PropertyEvent { PropertyEvent(isPrior: false, old: nil, new: nil) }
-
-    /// Whether this is ``flush``.
-    @usableFromInline
-    var isFlush: Bool { !isPrior && new == nil && indexed == nil }
+    static var flush: PropertyEvent { PropertyEvent(isPrior: true, old: nil, new: nil) }
 }
 
 /// An indexed-collection change (`.insertion`, `.removal`, `.replacement`) that a model
@@ -72,16 +70,20 @@ final class IndexedChange: @unchecked Sendable {
 @usableFromInline
 final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySource, @unchecked Sendable {
     // `@unchecked Sendable`: `read`, `ownerID`, `derivedInterest` and `isDerived` are set
-    // before the channel is shared and never change; `key` is an atomic reference, set
-    // once; `closed` is guarded by the channel's lock; the counters are atomics.
+    // before the channel is shared and never change; `key` is guarded by the model's
+    // creation lock (see its comment); `closed` is guarded by the channel's lock;
+    // `version` is ordered by the model's isolation (see its comment); the counters are
+    // atomics.
 
     /// Reads the current value, or `nil` when its object is gone. Called only under the
     /// lock while the channel is open (see ``currentValue()``).
     @usableFromInline let read: () -> Value?
-    /// The key path this channel stands for, once known: set by the first tracked read
-    /// of an `@Observed` property (see `Observed`), so that observing exactly that
-    /// property observes its channel directly; `nil` for other channels.
-    @usableFromInline let key = AtomicLazyReference<AnyKeyPath>()
+    /// The key path this channel stands for, once known, so that observing exactly that
+    /// key path observes this channel directly. An `@Observed` property's channel learns
+    /// it at the first tracked read of the property, under its model's creation lock
+    /// (see `Observed.channel(of:storage:wrapped:)`), which ``stands(for:owner:)`` takes
+    /// to read it; a hand-notified key path's channel is given it before it is shared.
+    @exclusivity(unchecked) @usableFromInline var key: AnyKeyPath?
     /// The object the channel belongs to (an `@Observed` property's model), which tells a
     /// direct observation of an `@Observed` property apart from a computed one.
     @usableFromInline let ownerID: ObjectIdentifier?
@@ -137,8 +139,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         self.ownerID = ownerID
         self.read = read
         isStoredProperty = false
+        self.key = key
         super.init()
-        if let key { _ = self.key.storeIfNil(key) }
     }
 
     /// The channel of an `@Observed` property of the object `ownerID` names; `read`
@@ -149,6 +151,12 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         self.read = read
         isStoredProperty = true
         super.init()
+    }
+
+    /// Whether this is the channel of exactly `keyPath` of `owner` (its model).
+    func stands(for keyPath: AnyKeyPath, owner: AnyObject) -> Bool {
+        guard isStoredProperty else { return key == keyPath }
+        return ChannelCreation.withLock(for: owner) { key == keyPath }
     }
 
     /// The current value: `snapshot`'s if it is still current, else what `read` gives.

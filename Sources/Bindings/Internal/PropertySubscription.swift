@@ -14,7 +14,7 @@ import Synchronization
 /// Combine's KVO publisher, except that with `.initial` the subscriber's first demand
 /// gets the current value: the initial value, or a newer one set before that demand.
 /// That value is kept (``pendingInitial``) and delivered through the channel, in order
-/// with the other events (``PropertyEvent/isFlush``), so that a newer value never
+/// with the other events (``PropertyEvent/flush``), so that a newer value never
 /// arrives before it.
 final class PropertySubscription<Downstream: Subscriber>: PropertyObserver<Downstream.Input>, Subscription,
     CustomStringConvertible, @unchecked Sendable
@@ -58,13 +58,14 @@ where Downstream.Failure == Never {
     }
 
     override func receive(_ event: PropertyEvent<Value>) {
-        if event.isFlush {
-            deliverPendingInitial()
-            return
-        }
         let value: Value
         if event.isPrior {
-            guard options.contains(.prior), let old = event.old else { return }
+            guard let old = event.old else {
+                // Only the flush is a prior notice without an old value (`PropertyEvent.flush`).
+                deliverPendingInitial()
+                return
+            }
+            guard options.contains(.prior) else { return }
             value = old
         } else {
             guard let new = event.new else { return }

@@ -286,7 +286,7 @@ extension KeyValueObservable {
     private func directChannel<Value>(_ keyPath: KeyPath<Self, Value>) -> PropertyChannel<Value>? {
         let (_, sources) = DependencyTracking.track { self[keyPath: keyPath] }
         guard sources.count == 1, let channel = sources[0] as? PropertyChannel<Value>,
-              channel.ownerID == ObjectIdentifier(self), channel.key.load() == keyPath
+              channel.ownerID == ObjectIdentifier(self), channel.stands(for: keyPath, owner: self)
         else { return nil }
         return channel
     }

@@ -68,10 +68,7 @@ public struct Observed<Value> {
             // this property observes its channel directly. (Using `wrappedKeyPath` here
             // makes every read materialise it; see Docs/Performance.md.)
             if _slowPath(DependencyTracking.isActive), DependencyTracking.isTrackingOnCurrentThread {
-                let channel = channel(of: instance, storage: storageKeyPath)
-                // The key path object is made only on the channel's first tracked read.
-                if _slowPath(channel.key.load() == nil) { _ = channel.key.storeIfNil(wrappedKeyPath) }
-                DependencyTracking.record(channel)
+                DependencyTracking.record(trackedChannel(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath))
             }
             return instance[keyPath: storageKeyPath].value
         }
@@ -118,11 +115,13 @@ public struct Observed<Value> {
         projected projectedKeyPath: KeyPath<Instance, Publisher>,
         storage storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> Publisher {
-        let channel = channel(of: instance, storage: storageKeyPath)
-        // Read here, where it is a field load, for the subscription that usually follows.
-        return Publisher(
+        @inline(__always) get {
+            let channel = channel(of: instance, storage: storageKeyPath)
+            // Read here, where it is a field load, for the subscription that usually follows.
+            return Publisher(
             channel: channel,
-            snapshot: PropertyChannel.Snapshot(value: instance[keyPath: storageKeyPath].value, version: channel.version))
+                snapshot: PropertyChannel.Snapshot(value: instance[keyPath: storageKeyPath].value, version: channel.version))
+        }
     }
 
     /// Not for direct use: `$property` is read through the enclosing instance.
@@ -143,16 +142,39 @@ public struct Observed<Value> {
     /// field accesses: a key path object materialised here would be materialised on every
     /// read of the property (~30 ns each, measured), so the creation, which needs one, is
     /// out of line.
+    ///
+    /// The key paths go to out-of-line code as autoclosures: the optimizer then
+    /// specializes the callee for them, and no key path object is made unless it is used
+    /// (a key path passed as a value was made at the top of every read of the property).
     @inlinable @inline(__always)
     static func channel<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> PropertyChannel<Value> {
-        ChannelCreation.lock(for: instance).withLock {
-            if let channel = instance[keyPath: storage].channel {
-                return channel.takeUnretainedValue()
-            }
-            return makeChannel(of: instance, storage: storage)
-        }
+        let lock = ChannelCreation.lockIndex(for: instance)
+        ChannelCreation.lock(lock)
+        defer { ChannelCreation.unlock(lock) }
+        return instance[keyPath: storage].channel?.takeUnretainedValue() ?? makeChannel(of: instance, storage: storage)
+    }
+
+    /// ``channel(of:storage:)`` for a tracked read, which also tells the channel the key
+    /// path it stands for, `wrapped` (see ``PropertyChannel/key``), the first time.
+    @inlinable @inline(__always)
+    static func trackedChannel<Instance: KeyValueObservable>(
+        of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
+        wrapped: @autoclosure () -> AnyKeyPath
+    ) -> PropertyChannel<Value> {
+        let lock = ChannelCreation.lockIndex(for: instance)
+        ChannelCreation.lock(lock)
+        defer { ChannelCreation.unlock(lock) }
+        let channel = instance[keyPath: storage].channel?.takeUnretainedValue() ?? makeChannel(of: instance, storage: storage)
+        if _slowPath(channel.key == nil) { learnKey(channel, wrapped()) }
+        return channel
+    }
+
+    /// Tells `channel` the key path it stands for; under the creation lock.
+    @usableFromInline @inline(never)
+    static func learnKey(_ channel: PropertyChannel<Value>, _ key: @autoclosure () -> AnyKeyPath) {
+        channel.key = key()
     }
 
     /// Creates the property's channel; under the creation lock, with no channel yet.
@@ -166,8 +188,9 @@ public struct Observed<Value> {
     /// deinit; after the deinit it finds the channel closed and reads nothing.
     @usableFromInline @inline(never)
     static func makeChannel<Instance: KeyValueObservable>(
-        of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
+        of instance: Instance, storage: @autoclosure () -> ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> PropertyChannel<Value> {
+        let storage = storage()
         let value = storage.appending(path: \Observed<Value>.value)
         let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance)) { [unowned(unsafe) instance] in
             instance[keyPath: value]

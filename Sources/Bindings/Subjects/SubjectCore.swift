@@ -109,7 +109,7 @@ final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent
     /// the delivering thread changes it, so a reader that sees it stale at worst queues
     /// a replay that finds it cleared and does nothing.
     let owesCurrent: Atomic<Bool>
-    let spin = SpinLock()
+    let spin = CompactLock()
     /// Whether the subscriber has its subscription yet (see ``HandOver``). Declared next
     /// to the other one-byte fields, so that it takes no room of its own.
     let handOver = Atomic<UInt8>(HandOver.pending)
