@@ -19,7 +19,7 @@ enum ObservationTarget {
     static func resolve<Root: KeyValueObservable, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, specialization: DerivedSpecialization<Root, Value>? = nil
     ) -> PropertyChannel<Value> {
-        let affecting = Array(Root.keyPathsAffectingValue(for: keyPath))
+        let affecting = affectingKeyPaths(of: keyPath, in: Root.self)
         let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
         if affecting.isEmpty, sources.count == 1,
            let channel = sources[0] as? PropertyChannel<Value>,
@@ -58,6 +58,25 @@ enum ObservationTarget {
         _ root: Root, specialization: DerivedSpecialization<Root, Value>
     ) -> PropertyChannel<Value> {
         resolve(root, specialization.keyPath, specialization: specialization)
+    }
+
+    /// The key paths that affect `keyPath`, followed transitively as Foundation's KVO
+    /// does: those `Root` declares for it, those it declares for each of them, and so on.
+    /// Each once, in the order found, without `keyPath` itself: a cycle ends there.
+    static func affectingKeyPaths<Root: KeyValueObservable>(of keyPath: AnyKeyPath, in _: Root.Type) -> [AnyKeyPath] {
+        let declared = Root.keyPathsAffectingValue(for: keyPath)
+        guard !declared.isEmpty else { return [] }   // the common case: nothing to follow
+        var found: [AnyKeyPath] = []
+        var seen: Set<AnyKeyPath> = [keyPath]
+        for key in declared where seen.insert(key).inserted { found.append(key) }
+        var index = 0
+        while index < found.count {
+            for key in Root.keyPathsAffectingValue(for: found[index]) where seen.insert(key).inserted {
+                found.append(key)
+            }
+            index += 1
+        }
+        return found
     }
 
     // MARK: Shared derived observations

@@ -17,6 +17,10 @@ public protocol KeyValueObservable: AnyObject, ReactiveExtensionProvider {
     /// The key paths whose changes also change the value at `key`, for dependencies that
     /// tracking cannot see (storage that is not `@Observed`). Default: none.
     ///
+    /// Followed transitively, as Foundation's KVO does: if `a` declares `b` and `b`
+    /// declares `c`, a change of `c` notifies the observers of `a`, once per change
+    /// (also when `c` reaches `a` by several paths; a cycle of declarations is harmless).
+    ///
     /// ```swift
     /// static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> {
     ///     key == \Thermometer.reading ? [\Thermometer.celsius] : []
