@@ -22,7 +22,7 @@ enum ObservationTarget {
     static func resolve<Root: KeyValueObservable, Value>(
         _ root: Root, _ keyPath: KeyPath<Root, Value>, specialization: DerivedSpecialization<Root, Value>? = nil
     ) -> (channel: PropertyChannel<Value>, snapshot: PropertyChannel<Value>.Snapshot?) {
-        let affecting = Array(Root.keyPathsAffectingValue(for: keyPath))
+        let affecting = affectingKeyPaths(of: keyPath, in: Root.self)
         let (value, sources) = DependencyTracking.track { root[keyPath: keyPath] }
         if affecting.isEmpty, sources.count == 1,
            let channel = sources[0] as? PropertyChannel<Value>,
@@ -32,8 +32,15 @@ enum ObservationTarget {
         }
         let key = Key(object: ObjectIdentifier(root), keyPath: keyPath)
         if let channel: PropertyChannel<Value> = existing(key, root: root) { return (channel, nil) }
-        if sources.isEmpty, affecting.isEmpty {
-            warnUntracked(keyPath)
+        if sources.isEmpty {
+            let anchored = root.observationAnchor.isAnchor
+            if affecting.isEmpty {
+                warnUntracked(keyPath, suggestAnchorFor: anchored ? nil : Root.self)
+            } else if !anchored,
+                      DependencyTracking.track({ for key in affecting { _ = root[keyPath: key] } }).1.isEmpty
+            {
+                warnUnanchored(keyPath, Root.self)
+            }
         }
         let (channel, derived) = DerivedObservation.makeChannel(
             root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value,
@@ -54,6 +61,25 @@ enum ObservationTarget {
         _ root: Root, specialization: DerivedSpecialization<Root, Value>
     ) -> (channel: PropertyChannel<Value>, snapshot: PropertyChannel<Value>.Snapshot?) {
         resolve(root, specialization.keyPath, specialization: specialization)
+    }
+
+    /// The key paths that affect `keyPath`, followed transitively as Foundation's KVO
+    /// does: those `Root` declares for it, those it declares for each of them, and so on.
+    /// Each once, in the order found, without `keyPath` itself: a cycle ends there.
+    static func affectingKeyPaths<Root: KeyValueObservable>(of keyPath: AnyKeyPath, in _: Root.Type) -> [AnyKeyPath] {
+        let declared = Root.keyPathsAffectingValue(for: keyPath)
+        guard !declared.isEmpty else { return [] }   // the common case: nothing to follow
+        var found: [AnyKeyPath] = []
+        var seen: Set<AnyKeyPath> = [keyPath]
+        for key in declared where seen.insert(key).inserted { found.append(key) }
+        var index = 0
+        while index < found.count {
+            for key in Root.keyPathsAffectingValue(for: found[index]) where seen.insert(key).inserted {
+                found.append(key)
+            }
+            index += 1
+        }
+        return found
     }
 
     // MARK: Shared derived observations
@@ -116,17 +142,52 @@ enum ObservationTarget {
 
     private static let warned = Warned()
 
-    /// Says once per key path, on standard error, that nothing will be observed.
-    static func warnUntracked(_ keyPath: AnyKeyPath) {
-        let first = warned.lock.withLock { warned.keys.insert(keyPath).inserted }
-        guard first else { return }
-        let message = """
+    /// Says once per key path, on standard error, that nothing will be observed; for a
+    /// model without an anchor (`suggestAnchorFor`), also how to end its observations
+    /// with it.
+    static func warnUntracked(_ keyPath: AnyKeyPath, suggestAnchorFor model: Any.Type? = nil) {
+        let anchor = model.map {
+            " If you notify it by hand, also declare `let observationAnchor = ObservationAnchor()` in \($0), "
+                + "so that its observations end when it deinitialises."
+        } ?? ""
+        warn(once: keyPath, """
             Bindings warning: observing \(keyPath), whose getter reads no @Observed storage, so no change \
             will be seen (the initial value is still delivered). Mark the stored properties it reads \
             @Observed, declare them in keyPathsAffectingValue(for:), or notify by hand with \
-            willChangeValue(for:) and didChangeValue(for:).
+            willChangeValue(for:) and didChangeValue(for:).\(anchor)
 
-            """
+            """)
+    }
+
+    /// Says once per key path, on standard error, that the observations of a key path
+    /// notified by hand only, of a model without an anchor, outlive the model.
+    static func warnUnanchored(_ keyPath: AnyKeyPath, _ model: Any.Type) {
+        warn(once: keyPath, """
+            Bindings warning: observing \(keyPath), which reads no @Observed storage (it is notified by \
+            hand), on \(model), which has no observation anchor: its observations will end only at a \
+            later clean-up after the model deinitialises, not at once. Declare \
+            `let observationAnchor = ObservationAnchor()` in \(model) to end them with it.
+
+            """)
+    }
+
+    /// Says once, on standard error, that an anchor serves several models or was not
+    /// stored in its model (`model`: its type, when known).
+    static func warnMisusedAnchor(of model: Any.Type?) {
+        let name = model.map { "\($0)" } ?? "a model"
+        // Keyed by a key path that nobody observes: once per process.
+        warn(once: \ObservationAnchor.isAnchor, """
+            Bindings warning: the observationAnchor of \(name) serves several models, outlived its \
+            model, or was not stored in it, so it ends nothing early. Give each model its own, in a \
+            stored property: `let observationAnchor = ObservationAnchor()`.
+
+            """)
+    }
+
+    /// Writes `message` on standard error, the first time only for `key`.
+    private static func warn(once key: AnyKeyPath, _ message: String) {
+        let first = warned.lock.withLock { warned.keys.insert(key).inserted }
+        guard first else { return }
         message.withCString { _ = write(2, $0, strlen($0)) }
     }
 }
