@@ -83,11 +83,21 @@ extension PropertyChannel {
         // Built from raw bits: an array literal of options costs a loop and a buffer.
         let options = KeyValueObservingOptions(rawValue: initial ? 0x05 : 0x01)   // [.initial, .new] or [.new]
         let observer = ValueObserver<Value>(channel: consume channel, options: options, receiveValue: receiveValue)
-        let cancellable = AnyCancellable(target: observer)
-        // Before the observer is registered, so that the channel finds its handle if the
-        // model goes at any point after (see `handle`).
-        observer.handle = Unmanaged.passUnretained(cancellable)
-        if !observer.registerAsSink(initial: initial, snapshot: snapshot) { observer.endUnregistered() }
+        // The cancellable takes the observer's only reference (no retain and release
+        // around it); from here on the cancellable keeps it alive for this function.
+        let unmanaged = Unmanaged.passUnretained(observer)
+        let cancellable = AnyCancellable(target: consume observer)
+        let registered = unmanaged._withUnsafeGuaranteedRef { observer in
+            // Before the observer is registered, so that the channel finds its handle if
+            // the model goes at any point after (see `handle`).
+            observer.handle = Unmanaged.passUnretained(cancellable)
+            return observer.registerAsSink(initial: initial, snapshot: snapshot)
+        }
+        if !registered {
+            // Rare (the model is gone): a reference of its own, since this lets the
+            // cancellable's go.
+            unmanaged.takeUnretainedValue().endUnregistered()
+        }
         return cancellable
     }
 }

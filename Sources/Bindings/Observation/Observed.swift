@@ -19,6 +19,14 @@ import Synchronization
 /// The value itself is ordinary stored state, as with `@Published`: keep the model on one
 /// isolation domain (an actor, the main actor, or one thread). Observing and cancelling
 /// are thread-safe.
+///
+/// Observers are notified when the value is stored, from inside this wrapper: after the
+/// property's `willSet`, but before its `didSet` (Foundation's KVO notifies after the
+/// whole setter). An observer, or a computed key path, that reads state which `didSet`
+/// updates sees that state as it was before the set. Compute such state in a computed
+/// property instead, or make it observable too (`@Observed`, or notified by hand with
+/// `willChangeValue(for:)` and `didChangeValue(for:)` around its update). See "`didSet`
+/// runs after the observers" in Docs/MigratingFromKVO.md.
 @propertyWrapper
 public struct Observed<Value> {
     /// Owns the channel; released with the model, it closes the channel, which is how
