@@ -40,7 +40,7 @@ class Channel<Event>: @unchecked Sendable {
     // implements (`lock()`/`unlock()`), except `slots`, `slotCount` and `liveCount`,
     // which the delivering thread also reads without the lock while
     // `ChannelState.delivering` is set; during that time no other thread writes them
-    // (adds and removals go to `deferred` and are applied by the delivering thread under
+    // (adds and removals are deferred, and applied by the delivering thread under
     // the lock). The `let`s are atomics or set in `init`.
     // `@exclusivity(unchecked)`: the lock, not dynamic enforcement, orders these accesses.
 
@@ -79,10 +79,22 @@ class Channel<Event>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline final var sequence: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline final var pending: [Pending] = []
     @exclusivity(unchecked) @usableFromInline final var pendingHead = 0
-    /// Registrations and removals made during a delivery, applied in order by the
-    /// delivering thread: a removal after the current event, a registration once the
-    /// events queued before it have been delivered.
-    @exclusivity(unchecked) @usableFromInline final var deferred: [DeferredChange] = []
+    /// Registrations made during a delivery, applied by the delivering thread once the
+    /// events queued before each have been delivered: in order from `deferredHead`
+    /// (their `after` numbers never decrease, so only the first needs looking at).
+    @exclusivity(unchecked) @usableFromInline final var deferredAdds: [DeferredAdd] = []
+    @exclusivity(unchecked) @usableFromInline final var deferredHead = 0
+    /// Removals made during a delivery, applied by the delivering thread after the current
+    /// event. Each entry holds the observer until then.
+    @exclusivity(unchecked) @usableFromInline final var deferredRemovals: [ChannelObserver<Event>] = []
+
+    /// Under the lock: whether registrations or removals wait for the deliverer.
+    @inlinable
+    final var hasDeferred: Bool { deferredHead < deferredAdds.count || !deferredRemovals.isEmpty }
+
+    /// The registrations still deferred.
+    @inlinable
+    final var waitingToJoin: ArraySlice<DeferredAdd> { deferredAdds[deferredHead...] }
 
     /// Set by ``removeAll()``: the source is gone, and an observer still waiting to join
     /// (deferred during a delivery) ends instead of joining. Guarded by the lock.
@@ -103,11 +115,17 @@ class Channel<Event>: @unchecked Sendable {
         }
     }
 
+    /// A registration that waits until every event numbered up to `after` is delivered.
     @usableFromInline
-    enum DeferredChange {
-        /// Register the observer once every event numbered up to `after` is delivered.
-        case add(ChannelObserver<Event>, after: UInt64)
-        case remove(ChannelObserver<Event>)
+    struct DeferredAdd {
+        @usableFromInline let observer: ChannelObserver<Event>
+        @usableFromInline let after: UInt64
+
+        @inlinable
+        init(_ observer: ChannelObserver<Event>, after: UInt64) {
+            self.observer = observer
+            self.after = after
+        }
     }
 
     @inlinable
@@ -227,7 +245,7 @@ class Channel<Event>: @unchecked Sendable {
         }
         countReachable(+1)
         if isDelivering {
-            deferred.append(.add(observer, after: sequence))
+            deferredAdds.append(DeferredAdd(observer, after: sequence))
             unlock(work: true)
         } else {
             insert(observer)
@@ -267,7 +285,7 @@ class Channel<Event>: @unchecked Sendable {
             // Re-entrant, from a callback on the delivering thread: deliver now; the
             // observer joins the list once the events queued before it are delivered
             // (the initial value, read now, is newer than they are).
-            deferred.append(.add(observer, after: sequence))
+            deferredAdds.append(DeferredAdd(observer, after: sequence))
             unlock(work: true)
             if !observer.isCancelled { call(observer, event) }
         } else {
@@ -299,7 +317,7 @@ class Channel<Event>: @unchecked Sendable {
             if tell { observer.sourceDidEnd() }
             if taken { Unmanaged.passUnretained(observer).release() }
         } else if isDelivering {
-            deferred.append(.add(observer, after: after))
+            deferredAdds.append(DeferredAdd(observer, after: after))
             unlock(work: true)
         } else {
             // The delivery is over: whatever was queued meanwhile came from outside the
@@ -338,7 +356,7 @@ class Channel<Event>: @unchecked Sendable {
         lock()
         observer.handle = nil
         if isDelivering {
-            deferred.append(.remove(observer))
+            deferredRemovals.append(observer)
             unlock(work: true)
             return
         }
@@ -354,7 +372,7 @@ class Channel<Event>: @unchecked Sendable {
         for index in 0..<slotCount {
             if let unmanaged = slots[index] { observers.append(unmanaged.takeUnretainedValue()) }
         }
-        for case .add(let observer, _) in deferred { observers.append(observer) }
+        for waiting in waitingToJoin { observers.append(waiting.observer) }
         unlock()
         return observers
     }
@@ -380,7 +398,7 @@ class Channel<Event>: @unchecked Sendable {
             observer.cancelled.store(true, ordering: .relaxed)
             observers.append(observer)
             if delivering {
-                deferred.append(.remove(observer))
+                deferredRemovals.append(observer)
             } else {
                 observer.slot = -1
                 slots[index] = nil
@@ -392,16 +410,16 @@ class Channel<Event>: @unchecked Sendable {
             }
         }
         if delivering {
-            for case .add(let observer, _) in deferred where !observer.isCancelled {
-                observer.cancelled.store(true, ordering: .relaxed)
-                observers.append(observer)
+            for waiting in waitingToJoin where !waiting.observer.isCancelled {
+                waiting.observer.cancelled.store(true, ordering: .relaxed)
+                observers.append(waiting.observer)
             }
         } else {
             slotCount = 0
             liveCount = 0
             reachable.store(0, ordering: .relaxed)
         }
-        unlock(work: delivering && !deferred.isEmpty)
+        unlock(work: delivering && hasDeferred)
         return (observers, released)
     }
 
@@ -622,26 +640,26 @@ class Channel<Event>: @unchecked Sendable {
     @usableFromInline
     final func finishDelivering() {
         var released: [Unmanaged<ChannelObserver<Event>>] = []
-        var changes: [DeferredChange] = []
+        var dropped: [ChannelObserver<Event>] = []
         var delivered: [Pending] = []
         var endedLate: [(observer: ChannelObserver<Event>, tell: Bool)] = []
         let me = currentThreadID()
         while true {
             lock()
             let next = pendingHead < pending.count ? pending[pendingHead] : nil
-            if !deferred.isEmpty {
+            if hasDeferred {
                 // A registration waits until the events queued before it are delivered.
-                applyDeferred(before: next?.sequence ?? .max, &changes, &released, &endedLate)
+                applyDeferred(before: next?.sequence ?? .max, &dropped, &released, &endedLate)
             }
             if let next {
                 pendingHead += 1
                 // Still delivering; `work` stays set while more is queued or deferred, so
                 // that the compare-and-swap in `endDelivering` cannot end it early.
-                let more = pendingHead < pending.count || !deferred.isEmpty
+                let more = pendingHead < pending.count || hasDeferred
                 let previous = state.exchange(
                     ChannelState.delivering | (more ? ChannelState.work : 0), ordering: .releasing)
                 if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
-                drop(&released, &changes, &endedLate)
+                drop(&released, &dropped, &endedLate)
                 deliverer.store(me, ordering: .relaxed)
                 if let target = next.target {
                     if !target.isCancelled { target.receive(next.event) }
@@ -658,45 +676,50 @@ class Channel<Event>: @unchecked Sendable {
             // Nothing queued or deferred: stop delivering and unlock in one exchange.
             let previous = state.exchange(0, ordering: .releasing)
             if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
-            drop(&released, &changes, &endedLate)
+            drop(&released, &dropped, &endedLate)
             return
         }
     }
 
     /// Under the lock, by the delivering thread: applies the deferred removals, and the
     /// registrations made before the event numbered `limit` was queued (the others stay
-    /// deferred, in order). What must be released or told goes to the three lists, for
-    /// ``drop(_:_:_:)`` after unlocking.
+    /// deferred, in order). What must be released, dropped or told goes to the three
+    /// lists, for ``drop(_:_:_:)`` after unlocking.
     @usableFromInline
     final func applyDeferred(
-        before limit: UInt64, _ changes: inout [DeferredChange], _ released: inout [Unmanaged<ChannelObserver<Event>>],
+        before limit: UInt64, _ dropped: inout [ChannelObserver<Event>],
+        _ released: inout [Unmanaged<ChannelObserver<Event>>],
         _ endedLate: inout [(observer: ChannelObserver<Event>, tell: Bool)]
     ) {
-        swap(&changes, &deferred)
-        for change in changes {
-            switch change {
-            case .add(let observer, let after):
-                if after >= limit {
-                    deferred.append(change)
-                    continue
+        if !deferredRemovals.isEmpty {
+            for observer in deferredRemovals { take(observer, into: &released) }
+            // The entries' references go after unlocking, with the others.
+            dropped.append(contentsOf: deferredRemovals)
+            deferredRemovals.removeAll(keepingCapacity: true)
+        }
+        while deferredHead < deferredAdds.count, deferredAdds[deferredHead].after < limit {
+            let observer = deferredAdds[deferredHead].observer
+            deferredHead += 1
+            dropped.append(observer)
+            if observer.slot >= 0 { continue }
+            if isClosed {
+                // The source went away before it joined: it ends (told now, unless
+                // `removeAll()` returned it for that).
+                countReachable(-1)
+                endedLate.append((observer, !observer.cancelled.exchange(true, ordering: .relaxed)))
+                if observer.isKeptAliveByOwner, takeOwnerReference(of: observer) {
+                    released.append(Unmanaged.passUnretained(observer))
                 }
-                if observer.slot >= 0 { break }
-                if isClosed {
-                    // The source went away before it joined: it ends (told now, unless
-                    // `removeAll()` returned it for that).
-                    countReachable(-1)
-                    endedLate.append((observer, !observer.cancelled.exchange(true, ordering: .relaxed)))
-                    if observer.isKeptAliveByOwner, takeOwnerReference(of: observer) {
-                        released.append(Unmanaged.passUnretained(observer))
-                    }
-                } else if observer.isCancelled {
-                    countReachable(-1)
-                } else {
-                    insert(observer)
-                }
-            case .remove(let observer):
-                take(observer, into: &released)
+            } else if observer.isCancelled {
+                countReachable(-1)
+            } else {
+                insert(observer)
             }
+        }
+        if deferredHead == deferredAdds.count, deferredHead > 0 {
+            // Every reference in it is in `dropped` too: nothing is released here.
+            deferredAdds.removeAll(keepingCapacity: true)
+            deferredHead = 0
         }
     }
 
@@ -704,7 +727,7 @@ class Channel<Event>: @unchecked Sendable {
     /// meanwhile, then releases what was taken out, and drops the applied changes.
     @usableFromInline
     final func drop(
-        _ released: inout [Unmanaged<ChannelObserver<Event>>], _ changes: inout [DeferredChange],
+        _ released: inout [Unmanaged<ChannelObserver<Event>>], _ dropped: inout [ChannelObserver<Event>],
         _ endedLate: inout [(observer: ChannelObserver<Event>, tell: Bool)]
     ) {
         if !endedLate.isEmpty {
@@ -715,7 +738,7 @@ class Channel<Event>: @unchecked Sendable {
             for unmanaged in released { unmanaged.release() }
             released.removeAll(keepingCapacity: true)
         }
-        if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
+        if !dropped.isEmpty { dropped.removeAll(keepingCapacity: true) }
     }
 }
 

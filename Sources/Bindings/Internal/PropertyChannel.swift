@@ -226,7 +226,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         for index in 0..<slotCount {
             if let unmanaged = slots[index], !unmanaged.takeUnretainedValue().isCancelled { return true }
         }
-        for case .add(let observer, _) in deferred where !observer.isCancelled { return true }
+        for waiting in waitingToJoin where !waiting.observer.isCancelled { return true }
         return false
     }
 

@@ -32,7 +32,7 @@ where Downstream.Failure == Never {
     /// Set once demand is unlimited and no initial value is pending: then a value is
     /// delivered after this one load.
     private let unlimited = Atomic<Bool>(false)
-    private let lock = Mutex(())
+    private let lock = CompactLock()
     @exclusivity(unchecked) private var demand = Subscribers.Demand.none
     /// Whether the subscriber has requested anything yet.
     @exclusivity(unchecked) private var requested = false
@@ -75,7 +75,7 @@ where Downstream.Failure == Never {
             _ = downstream.receive(value)
             return
         }
-        let deliver: Bool = lock.withLock { _ in
+        let deliver: Bool = lock.withLock {
             if !requested {
                 // Before the first demand: dropped, except that it is now the value owed.
                 if options.contains(.initial), !event.isPrior { pendingInitial = value }
@@ -93,7 +93,7 @@ where Downstream.Failure == Never {
     /// The flush queued by the first demand: delivers the value owed, if it still is and
     /// there is demand for it, and opens the fast path if demand is unlimited.
     private func deliverPendingInitial() {
-        let value: Value? = lock.withLock { _ in
+        let value: Value? = lock.withLock {
             defer {
                 pendingInitial = nil
                 if demand == .unlimited { unlimited.store(true, ordering: .relaxed) }
@@ -120,7 +120,7 @@ where Downstream.Failure == Never {
     }
 
     private func add(_ more: Subscribers.Demand) {
-        lock.withLock { _ in
+        lock.withLock {
             demand += more
             openFastPathIfUnlimited()
         }
@@ -128,7 +128,7 @@ where Downstream.Failure == Never {
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        let owesValue: Bool = lock.withLock { _ in
+        let owesValue: Bool = lock.withLock {
             self.demand += demand
             let first = !requested
             requested = true
