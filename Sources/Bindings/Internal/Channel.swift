@@ -580,9 +580,13 @@ class Channel<Event>: @unchecked Sendable {
 
     /// Sends `event` if `accept`, run under the lock, returns `true`; `accept` is where a
     /// subject updates its current value or records its completion, atomically with the
-    /// event's place in the order.
+    /// event's place in the order. `call` delivers it to each observer when it is
+    /// delivered at once (see ``send(_:calling:)``).
     @inlinable
-    final func send(_ event: Event, accept: () -> Bool) {
+    final func send(
+        _ event: Event, accept: () -> Bool,
+        calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
+    ) {
         lock()
         guard accept() else {
             unlock()
@@ -598,7 +602,7 @@ class Channel<Event>: @unchecked Sendable {
             return
         }
         unlockBecomingDeliverer()
-        deliver(event)
+        deliver(event, calling: call)
         deliverer.store(0, ordering: .relaxed)
         endDelivering()
     }

@@ -39,13 +39,18 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         for upstream in upstreams { upstream.cancel() }
     }
 
+    /// Inlined where the types are known, so that a `sink`'s closure is called from
+    /// specialized code (see `call(_:_:)`).
     @inlinable
     func send(_ value: Output) {
-        channel.send(.value(value)) {
-            guard completion == nil else { return false }
-            if replaysCurrent { current = value }
-            return true
-        }
+        channel.send(
+            .value(value),
+            accept: {
+                guard completion == nil else { return false }
+                if replaysCurrent { current = value }
+                return true
+            },
+            calling: Self.call)
     }
 
     func send(completion: Subscribers.Completion<Failure>) {
