@@ -27,10 +27,10 @@
 public struct BindingSink<Owner: BindingOwner, Input>: BindingTargetConvertible {
     /// The owner, or `nil` once it is gone.
     public var owner: Owner? { reference.object }
-    let reference: WeakReference<Owner>
-    let receiveValue: (Owner, Input) -> Void
-    let receiveCompletion: ((Owner) -> Void)?
-    let delivery: BindingDelivery
+    @usableFromInline let reference: WeakReference<Owner>
+    @usableFromInline let receiveValue: (Owner, Input) -> Void
+    @usableFromInline let receiveCompletion: ((Owner) -> Void)?
+    @usableFromInline let delivery: BindingDelivery
 
     /// A sink that runs `receiveValue` with the owner and each value.
     ///

@@ -17,6 +17,18 @@ public protocol Publisher<Output, Failure> {
     /// Implementations call `subscriber.receive(subscription:)` exactly once. Users call
     /// ``subscribe(_:)->()`` instead, which forwards here.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+
+    /// Not for use: the channel that a binding of this publisher can register on
+    /// directly (a property publisher's), or `nil` (every other publisher, the default).
+    /// A requirement, so that `<~` finds it from code specialized for the publisher's type,
+    /// with no dynamic cast.
+    func _bindingChannel() -> _BindingChannel<Output>?
+}
+
+extension Publisher {
+    /// Not for use: no channel to bind to directly (see the requirement).
+    @inlinable
+    public func _bindingChannel() -> _BindingChannel<Output>? { nil }
 }
 
 extension Publisher {

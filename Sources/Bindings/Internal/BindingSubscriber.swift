@@ -164,6 +164,7 @@ extension BindingSink {
     /// (a value that uses one stays in the main actor's region: SE-0470). A binding that has already
     /// ended when `subscribe` returns (a finite source such as `Just`) is not stored, so
     /// that binding finite publishers again and again does not grow the owner's storage.
+    @usableFromInline
     func bind<Source: Publisher>(_ source: Source) -> AnyCancellable
     where Source.Output == Input, Source.Failure == Never {
         guard let owner else { return AnyCancellable {} }

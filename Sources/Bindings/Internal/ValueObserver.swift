@@ -5,8 +5,11 @@ import Synchronization
 /// notification costs one call and no generic metadata look-ups (a `Subscribers.Sink`
 /// behind a generic subscription runs unspecialized code on every value), and so that a
 /// subscription is two small objects: this and the `AnyCancellable` pointing at it.
+///
+/// Not final: a binding's observer (``BindingObserver``) is one too, so that the channel
+/// calls its closure the same way.
 @usableFromInline
-final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
+class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     // `@unchecked Sendable`: `receiveValue` is immutable and only called by the
     // channel's delivering thread; the base class documents the rest.
 
@@ -16,7 +19,7 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     /// when the model is gone, the channel takes over the `AnyCancellable`'s reference
     /// (see ``ChannelObserver/handle``), so nothing attached to a model outlives it (SPEC
     /// section 6) even while that `AnyCancellable` is kept.
-    @usableFromInline let receiveValue: (Value) -> Void
+    @usableFromInline final let receiveValue: (Value) -> Void
 
     @usableFromInline
     init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, receiveValue: consuming @escaping (Value) -> Void) {
@@ -45,12 +48,12 @@ final class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
         if taken { Unmanaged.passUnretained(self).release() }
     }
 
-    override func receive(_ event: PropertyEvent<Value>) {
+    final override func receive(_ event: PropertyEvent<Value>) {
         if !event.isPrior, let value = event.new { receiveValue(value) }
     }
 
     /// Called once: an observer of this kind has exactly one `AnyCancellable`.
-    override func cancelFromHandle() {
+    final override func cancelFromHandle() {
         guard !channel.isDerived else {
             // The handle lets go itself: forget it under the lock (see `handle`), since
             // `unregister()` reaches the channel only if the observer is registered.
