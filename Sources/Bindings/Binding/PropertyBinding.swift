@@ -33,16 +33,22 @@ public struct _BindingChannel<Value> {
 }
 
 /// The observer of a binding: a ``ValueObserver`` (the channel calls its closure
-/// directly) that also keeps the cancellable its operator returned (see
-/// the top of this file).
+/// directly) with two handles: the owner's (`handle`, kept in the owner's
+/// `subscriptions`), which cancels when it is deinitialised, and the maker's
+/// (`secondHandle`, returned by the operator), which cancels only when told to. Whichever
+/// ends the binding (either handle's `cancel()`, the owner's handle going with the owner,
+/// or the model going) takes over the other handle's reference too, so that the
+/// observer, and what its closures capture, go at once, whichever handle is kept.
 @usableFromInline
 final class BindingObserver<Value>: ValueObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: `callerHandle` and `onEnd` are written once, before the
-    // observer is registered (shared); `callerHandle` is never read, `onEnd` only by
-    // `sourceEnded()`, which the channel calls once.
+    // `@unchecked Sendable`: `secondHandle` is guarded by the channel's lock, like
+    // `handle` (set before the observer is registered); `onEnd` is written once, before
+    // the observer is registered, and read only by `sourceEnded()`, which the channel
+    // calls once.
 
-    /// The cancellable returned to the binding's maker; it reaches this observer weakly.
-    @usableFromInline var callerHandle: AnyCancellable?
+    /// The maker's handle, unretained (see `ChannelObserver.handle` for why it can be
+    /// read under the channel's lock while set).
+    @exclusivity(unchecked) @usableFromInline var secondHandle: Unmanaged<AnyCancellable>?
     /// The sink's completion, for when the source ends (its model is gone).
     @usableFromInline var onEnd: (() -> Void)?
 
@@ -50,23 +56,37 @@ final class BindingObserver<Value>: ValueObserver<Value>, @unchecked Sendable {
         onEnd?()
     }
 
-    /// Makes and keeps the cancellable for the binding's maker.
-    @usableFromInline
-    func makeCallerHandle() -> AnyCancellable {
-        let handle = AnyCancellable { [weak self] in self?.cancelFromCaller() }
-        callerHandle = handle
-        return handle
+    /// Under the channel's lock: both handles' references (see the type's comment).
+    override func takeHandleReferences() -> Int {
+        var taken = super.takeHandleReferences()
+        if let secondHandle {
+            self.secondHandle = nil
+            if Self.takeReference(from: secondHandle, to: self) { taken += 1 }
+        }
+        return taken
     }
 
-    /// The maker cancelled: the binding ends; the owner's cancellable, still in its
-    /// `subscriptions`, releases the observer with the owner.
-    private func cancelFromCaller() {
+    /// Either handle's `cancel()`, or the owner's handle going: the binding ends, and the
+    /// other handle's reference is taken over.
+    override func cancelFromHandle() {
+        cancelled.store(true, ordering: .releasing)
+        let taken = channel.withLock { takeHandleReferences() }
         if channel.isDerived {
             unregister()
         } else {
-            cancelled.store(true, ordering: .releasing)
             channel.remove(self)
         }
+        for _ in 0..<taken { Unmanaged.passUnretained(self).release() }
+    }
+
+    /// The maker's handle going ends nothing: it is only forgotten.
+    override func handleDeinitialized(_ handle: AnyCancellable) {
+        let isMakers = channel.withLock {
+            guard secondHandle?.toOpaque() == Unmanaged.passUnretained(handle).toOpaque() else { return false }
+            secondHandle = nil
+            return true
+        }
+        if !isMakers { cancelFromHandle() }
     }
 }
 
@@ -88,19 +108,21 @@ extension BindingSink {
         if let receiveCompletion {
             observer.onEnd = { if let owner = reference.object { receiveCompletion(owner) } }
         }
-        let callerHandle = observer.makeCallerHandle()
         let unmanaged = Unmanaged.passUnretained(observer)
         let ownersHandle = AnyCancellable(target: consume observer)
         let registered = unmanaged._withUnsafeGuaranteedRef { observer in
-            observer.handle = Unmanaged.passUnretained(ownersHandle)   // before it is registered
-            return observer.registerAsSink(initial: binding.initial, snapshot: binding.snapshot)
+            let makersHandle = AnyCancellable(target: observer)
+            // Both before it is registered (see `ChannelObserver.handle`).
+            observer.handle = Unmanaged.passUnretained(ownersHandle)
+            observer.secondHandle = Unmanaged.passUnretained(makersHandle)
+            return (observer.registerAsSink(initial: binding.initial, snapshot: binding.snapshot), makersHandle)
         }
-        if registered {
+        if registered.0 {
             owner.subscriptions.insert(ownersHandle)
         } else {
             unmanaged.takeUnretainedValue().endUnregistered()
         }
-        return callerHandle
+        return registered.1
     }
 }
 

@@ -44,7 +44,7 @@ public final class AnyCancellable: Cancellable, Hashable {
         // (its source is gone; see `ChannelObserver.handle`), and only one of the two
         // may have it.
         if let pointer = target.exchange(nil, ordering: .acquiringAndReleasing) {
-            Unmanaged<CancellationTarget>.fromOpaque(pointer).takeRetainedValue().cancelFromHandle()
+            Unmanaged<CancellationTarget>.fromOpaque(pointer).takeRetainedValue().handleDeinitialized(self)
         }
     }
 

@@ -312,10 +312,10 @@ class Channel<Event>: @unchecked Sendable {
             // The source went away, or the observer was cancelled, meanwhile.
             countReachable(-1)
             let tell = isClosed && !observer.cancelled.exchange(true, ordering: .relaxed)
-            let taken = isClosed && observer.isKeptAliveByOwner && takeOwnerReference(of: observer)
+            let taken = isClosed && observer.isKeptAliveByOwner ? takeOwnerReference(of: observer) : 0
             unlock()
             if tell { observer.sourceDidEnd() }
-            if taken { Unmanaged.passUnretained(observer).release() }
+            for _ in 0..<taken { Unmanaged.passUnretained(observer).release() }
         } else if isDelivering {
             deferredAdds.append(DeferredAdd(observer, after: after))
             unlock(work: true)
@@ -404,8 +404,8 @@ class Channel<Event>: @unchecked Sendable {
                 slots[index] = nil
                 if !observer.isKeptAliveByOwner {
                     released.append(unmanaged)
-                } else if takeOwnerReference(of: observer) {
-                    released.append(unmanaged)
+                } else {
+                    for _ in 0..<takeOwnerReference(of: observer) { released.append(unmanaged) }
                 }
             }
         }
@@ -425,26 +425,14 @@ class Channel<Event>: @unchecked Sendable {
 
     /// Under the lock, as the channel lets go of an observer kept alive by its
     /// `AnyCancellable` without that handle asking (its source is gone): takes over the
-    /// handle's reference, so that the observer, and what its closure captures, go as
-    /// soon as the caller releases it, while the handle lives on (and cancels nothing).
-    /// Returns whether it took a reference, which is then the caller's to release after
-    /// unlocking.
-    ///
-    /// Why the handle is still there to read: `handle` is cleared under this lock by the
-    /// handle's own cancellation (``remove(_:)``) before the handle can go, and here, so a
-    /// handle found here has not finished cancelling. Its `target` is exchanged, not
-    /// loaded, so that exactly one of the two (this, or the handle's `cancel()` or
-    /// deinit) gets the reference.
+    /// handle's reference (and a second handle's, for a binding: see
+    /// ``ChannelObserver/takeHandleReferences()``), so that the observer, and what its
+    /// closure captures, go as soon as the caller releases it, while the handles live on
+    /// (and cancel nothing). Returns how many references it took, which are then the
+    /// caller's to release after unlocking.
     @inlinable
-    final func takeOwnerReference(of observer: ChannelObserver<Event>) -> Bool {
-        guard let handle = observer.handle else { return false }
-        observer.handle = nil
-        let taken = handle._withUnsafeGuaranteedRef { $0.target.exchange(nil, ordering: .acquiringAndReleasing) }
-        guard let taken else { return false }   // the handle is cancelling: it releases
-        precondition(
-            taken == UnsafeMutableRawPointer(Unmanaged.passUnretained(observer).toOpaque()),
-            "Bindings internal error: an observer's handle points elsewhere")
-        return true
+    final func takeOwnerReference(of observer: ChannelObserver<Event>) -> Int {
+        observer.takeHandleReferences()
     }
 
     /// Under the lock: adjusts ``reachable``.
@@ -480,7 +468,7 @@ class Channel<Event>: @unchecked Sendable {
         let unmanaged = Unmanaged.passUnretained(observer)
         if observer.isKeptAliveByOwner {
             released.append(unmanaged.retain())
-            if takeOwnerReference(of: observer) { released.append(unmanaged) }
+            for _ in 0..<takeOwnerReference(of: observer) { released.append(unmanaged) }
         } else {
             released.append(unmanaged)
         }
@@ -711,8 +699,8 @@ class Channel<Event>: @unchecked Sendable {
                 // `removeAll()` returned it for that).
                 countReachable(-1)
                 endedLate.append((observer, !observer.cancelled.exchange(true, ordering: .relaxed)))
-                if observer.isKeptAliveByOwner, takeOwnerReference(of: observer) {
-                    released.append(Unmanaged.passUnretained(observer))
+                if observer.isKeptAliveByOwner {
+                    for _ in 0..<takeOwnerReference(of: observer) { released.append(Unmanaged.passUnretained(observer)) }
                 }
             } else if observer.isCancelled {
                 countReachable(-1)

@@ -57,6 +57,35 @@ class ChannelObserver<Event>: CancellationTarget {
         preconditionFailure("Bindings internal error: \(Self.self) does not override receive(_:)")
     }
 
+    /// Under the channel's lock, as the channel lets go of this observer without its
+    /// handle asking (see ``Channel/takeOwnerReference(of:)``): takes over the reference
+    /// that `handle` holds, if it still does, and forgets it; returns how many references
+    /// were taken (0 or 1; a binding's observer has a second handle).
+    ///
+    /// Why the handle is still there to read: `handle` is cleared under this lock by the
+    /// handle's own cancellation (``Channel/remove(_:)``) before the handle can go, and
+    /// here, so a handle found here has not finished cancelling. Its `target` is
+    /// exchanged, not loaded, so that exactly one of the two (this, or the handle's
+    /// `cancel()` or deinit) gets the reference.
+    @usableFromInline
+    func takeHandleReferences() -> Int {
+        guard let handle else { return 0 }
+        self.handle = nil
+        return Self.takeReference(from: handle, to: self) ? 1 : 0
+    }
+
+    /// Under the channel's lock: takes `handle`'s reference to `observer`, unless the
+    /// handle is cancelling (it took it first, and releases it).
+    @inlinable
+    static func takeReference(from handle: Unmanaged<AnyCancellable>, to observer: ChannelObserver) -> Bool {
+        let taken = handle._withUnsafeGuaranteedRef { $0.target.exchange(nil, ordering: .acquiringAndReleasing) }
+        guard let taken else { return false }
+        precondition(
+            taken == UnsafeMutableRawPointer(Unmanaged.passUnretained(observer).toOpaque()),
+            "Bindings internal error: an observer's handle points elsewhere")
+        return true
+    }
+
     /// The channel is being destroyed (its source, a model or subject, is gone); the
     /// observer will get nothing more. Called once, outside any lock. Default: nothing.
     @usableFromInline

@@ -83,7 +83,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     ) -> (PropertyChannel<Value>, DerivedObservation) {
         let observation = DerivedObservation(
             root: root, keyPath: keyPath, affecting: affecting, sources: sources,
-            specialized: specialization.map { body in { _ = body.body($0, $1) } })
+            specialized: specialization.map { specialization in { specialization.change($0, $1) } })
         let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
         channel.derivedInterest = observation
         observation.channel = channel

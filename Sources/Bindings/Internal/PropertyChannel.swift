@@ -153,10 +153,21 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         super.init()
     }
 
+    /// The last key path object found equal to `key` (a literal at an observing call
+    /// site is one object, made once), so that the next look-up from there compares
+    /// identities, not components; guarded as `key` is.
+    @exclusivity(unchecked) @usableFromInline var lastMatch: AnyKeyPath?
+
     /// Whether this is the channel of exactly `keyPath` of `owner` (its model).
+    @usableFromInline
     func stands(for keyPath: AnyKeyPath, owner: AnyObject) -> Bool {
         guard isStoredProperty else { return key == keyPath }
-        return ChannelCreation.withLock(for: owner) { key == keyPath }
+        return ChannelCreation.withLock(for: owner) {
+            if lastMatch === keyPath { return true }
+            guard key == keyPath else { return false }
+            lastMatch = keyPath
+            return true
+        }
     }
 
     /// The current value: `snapshot`'s if it is still current, else what `read` gives.

@@ -45,15 +45,16 @@ class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     @usableFromInline
     final func endUnregistered() {
         let taken = channel.withLock { channel.takeOwnerReference(of: self) }
-        if taken { Unmanaged.passUnretained(self).release() }
+        for _ in 0..<taken { Unmanaged.passUnretained(self).release() }
     }
 
     final override func receive(_ event: PropertyEvent<Value>) {
         if !event.isPrior, let value = event.new { receiveValue(value) }
     }
 
-    /// Called once: an observer of this kind has exactly one `AnyCancellable`.
-    final override func cancelFromHandle() {
+    /// Called once: an observer of this kind has exactly one `AnyCancellable` (a
+    /// binding's has two, and its own cancellation).
+    override func cancelFromHandle() {
         guard !channel.isDerived else {
             // The handle lets go itself: forget it under the lock (see `handle`), since
             // `unregister()` reaches the channel only if the observer is registered.

@@ -44,7 +44,7 @@ final class SubjectValueObserver<Output, Failure: Error>: ChannelObserver<Subjec
         let channel = core.channel
         let taken = channel.withLock { channel.takeOwnerReference(of: self) }
         channel.remove(self)
-        if taken { Unmanaged.passUnretained(self).release() }
+        for _ in 0..<taken { Unmanaged.passUnretained(self).release() }
     }
 
     override func cancelFromHandle() {
@@ -73,7 +73,7 @@ extension SubjectCore {
             // Completed already: nothing will come; let go of the closure now.
             let observer = unmanaged.takeUnretainedValue()
             let taken = channel.withLock { channel.takeOwnerReference(of: observer) }
-            if taken { unmanaged.release() }
+            for _ in 0..<taken { unmanaged.release() }
         }
         return cancellable
     }
