@@ -23,15 +23,14 @@ public final class KeyValueObservation: Sendable {
 }
 
 /// An observer that can be told to stop, from any thread.
-protocol UnregisteringObserver: AnyObject {
+protocol UnregisteringObserver: AnyObject, Sendable {
     func unregister()
 }
 
-/// A weak reference to an observer.
-final class WeakObserverReference: @unchecked Sendable {
-    // `@unchecked Sendable`: the reference is never assigned after init, the runtime
-    // loads weak references atomically, and `unregister()` is thread-safe.
-    weak var object: (any UnregisteringObserver)?
+/// A weak reference to an observer. `Sendable`, checked: a `weak let` of a `Sendable`
+/// type (weak references are loaded atomically by the runtime).
+final class WeakObserverReference: Sendable {
+    weak let object: (any UnregisteringObserver)?
     init(_ object: any UnregisteringObserver) { self.object = object }
 }
 

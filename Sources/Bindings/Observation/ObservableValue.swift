@@ -65,6 +65,6 @@ public final class ObservableValue<Value>: Publisher {
     }
 }
 
-// `@unchecked Sendable`: all mutable state is `storage.value`, guarded by the channel's
-// lock; values cross threads only when `Value` is itself `Sendable`.
-extension ObservableValue: @unchecked Sendable where Value: Sendable {}
+// Checked: `storage` and `channel` are `let`s of `Sendable` types (`Storage` documents
+// `value`); values cross threads only when `Value` is itself `Sendable`.
+extension ObservableValue: Sendable where Value: Sendable {}

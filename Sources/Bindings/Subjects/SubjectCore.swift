@@ -113,12 +113,13 @@ final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent
     /// Whether the subscriber has its subscription yet (see ``HandOver``). Declared next
     /// to the other one-byte fields, so that it takes no room of its own.
     let handOver = Atomic<UInt8>(HandOver.pending)
-    /// Guarded by `spin`.
+    /// Only touched with `spin` held. `@exclusivity(unchecked)`: `spin` orders it; with a
+    /// bounded demand every value touches it.
     @exclusivity(unchecked) var demand = Subscribers.Demand.none
     /// A completion that arrived before the hand-over: written by the delivering thread
     /// before it publishes `HandOver.parked` (releasing), read by `attach` after it sees
-    /// it (acquiring).
-    @exclusivity(unchecked) var earlyCompletion: Completion?
+    /// it (acquiring). Touched only in that race, so it keeps dynamic exclusivity checks.
+    var earlyCompletion: Completion?
 
     init(core: Core, downstream: Downstream) {
         self.core = core
