@@ -20,8 +20,9 @@ public final class ObservableValue<Value>: Publisher {
     @usableFromInline let storage: Storage
     @usableFromInline let channel: PropertyChannel<Value>
 
-    /// The value; `@unchecked Sendable` because `value` is only read or written with the
-    /// channel's lock held.
+    /// The value. `@unchecked Sendable`: `value` is only touched with the channel's lock
+    /// held (`read`, which the channel calls under it; `value`'s getter; `update`'s
+    /// `accept`), and in `init`.
     @usableFromInline
     final class Storage: @unchecked Sendable {
         @usableFromInline var value: Value

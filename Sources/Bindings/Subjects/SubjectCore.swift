@@ -17,9 +17,14 @@ enum SubjectEvent<Output, Failure: Error> {
 /// completion, the current value (for `CurrentValueSubject`) and the upstreams.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    // `@unchecked Sendable`: `completion` and `current` are guarded by `channel.lock`
-    // (they are only touched inside the `accept`/`initial` closures that `Channel` runs
-    // under it, or under an explicit `channel.lock`); `upstreams` by `upstreamLock`.
+    // `@unchecked Sendable`:
+    // - `channel`, `replaysCurrent`, `upstreamLock`: `let`s.
+    // - `completion`, `current`: only touched in `init`, or with `channel`'s lock held (in
+    //   the closures `Channel` runs under it, `accept` and `current`, or in `withLock`).
+    // - `upstreams`: only touched with `upstreamLock` held, and in `deinit`.
+    // `Output` need not be `Sendable`: the public subjects are `Sendable` only when it is.
+    // `@exclusivity(unchecked)` on `completion`, `current`: the channel's lock orders them;
+    // every send touches them.
 
     @usableFromInline let channel = Channel<SubjectEvent<Output, Failure>>()
     @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
