@@ -230,8 +230,9 @@ private struct MainActorBody<Owner, Input> {
     let body: @MainActor (Owner, Input) -> Void
     init(_ body: @escaping @MainActor (Owner, Input) -> Void) { self.body = body }
     func call(_ owner: Owner, _ input: Input) {
-        // `nonisolated(unsafe)`: `BindingSubscriber` calls this only on the main thread,
-        // so the owner and value do not cross threads here.
+        // `nonisolated(unsafe)`: a `.mainActor` sink's `BindingSubscriber` calls this
+        // only on the main thread (and `assumeIsolated` traps elsewhere), so `owner` and
+        // `input` stay on the thread they are on.
         nonisolated(unsafe) let owner = owner
         nonisolated(unsafe) let input = input
         MainActor.assumeIsolated { body(owner, input) }

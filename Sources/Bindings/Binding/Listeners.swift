@@ -276,16 +276,19 @@ protocol ListenerIdentified: AnyObject {
 final class ListenerObserver<Listener: AnyObject, Value>: PropertyObserver<Value>, ListenerIdentified,
     @unchecked Sendable
 {
-    // `@unchecked Sendable`: `listener` is weak (loaded atomically by the runtime) and
-    // never reassigned; `unbound` and `queued` are atomics; `handler`, `listenerID`,
-    // `onMainActor` and `ownerStorage` are immutable (`ownerStorage` is only used by
-    // `unbind(_:)`, on the main thread when the owner's conformance may be isolated to the
-    // main actor: see `ListenerOwnerStorage.remove`).
-    private weak var listener: Listener?
+    // `@unchecked Sendable` (the base classes document their own fields):
+    // - `listener`: a `weak let` (loaded atomically by the runtime); `listenerID`,
+    //   `onMainActor`: `let`s.
+    // - `handler`: a `let`, called by one thread at a time: the deliverer (the registering
+    //   thread for the initial value), or with `onMainActor` the main thread only.
+    // - `ownerStorage`: a `let`, only used by `unbind(_:)`, on the main thread when the
+    //   owner's conformance may be main-actor isolated (`ListenerOwnerStorage.remove`).
+    // - `ownerHandle`: written once, before `register()` publishes it under the channel's
+    //   lock; read after `snapshot()` takes that lock.
+    // - `unbound`, `queued`: atomics.
+    private weak let listener: Listener?
     let listenerID: ObjectIdentifier
     /// Set once, on the binding's thread, before `bind` returns; read by `unbind(_:)`.
-    /// (`@unchecked Sendable` above: written before the observer is shared with another
-    /// thread through the channel's lock, never written again.)
     var ownerHandle: ObjectIdentifier?
     let ownerStorage: ListenerOwnerStorage?
     private let handler: (Listener, Value) -> Void

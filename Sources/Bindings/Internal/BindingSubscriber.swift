@@ -11,23 +11,23 @@ import Synchronization
 /// that this subscriber keeps: the caller may drop it (the binding goes on) or keep it
 /// (the binding still ends with its owner, and releases its closures at once).
 final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, Subscriber, Cancellable, @unchecked Sendable {
-    // `@unchecked Sendable`: `status` and `queued` are atomics; `onMainActor` is
-    // immutable; `subscription` follows the same single-winner protocol as
-    // `Subscribers.Sink` (written once before `status` becomes 1, then only touched by the
-    // thread that moves it from 1 to 2 or 3); `handle` is written once by `bind`, before
-    // the subscriber is shared, and read by nobody after; `sink` is set in `init` and
-    // cleared once, by whoever delivers the completion (or, with values still on their
-    // way to the main queue, by the main-queue block that comes after them), when nothing
-    // reads it any more: upstream sends values and the completion one at a time, and the
-    // main queue runs its blocks in order. The sink's closures, and through them the
-    // owner, only run where `onMainActor` allows: on the main thread for a sink whose
-    // code or owner's conformance may be isolated to the main actor (decided when the
-    // sink was made, at compile time where possible; see `BindingDelivery`).
+    // `@unchecked Sendable`:
+    // - `status`, `queued`: atomics; `onMainActor`: a `let`.
+    // - `subscription`: written before `status` goes 0 -> 1 (or cleared when that fails),
+    //   then touched only by the one thread that moves `status` on from 1 (as in `Sink`).
+    // - `handle`: written once, by `bind` before the subscriber is shared; never read.
+    // - `sink`: read by the upstream's calls, which come one at a time, and by main-queue
+    //   blocks, which run in order; cleared once, after the last of those: by the thread
+    //   delivering the completion when no block is queued (`queued` is 0, acquiring), else
+    //   by the last block. Its closures, and the owner, run only where `onMainActor`
+    //   allows (the main thread for a sink that may be main-actor isolated; see
+    //   `BindingDelivery`).
 
     typealias Failure = Never
 
     /// The sink; `nil` once the binding has finished, so that what its closures capture
     /// is released then, while the owner (which keeps this subscriber) lives on.
+    /// `@exclusivity(unchecked)`: ordered as the type's comment says; every value reads it.
     @exclusivity(unchecked) private var sink: BindingSink<Owner, Input>?
     /// 0 awaiting a subscription, 1 subscribed, 2 finished (values already on their way
     /// to the main queue still arrive), 3 cancelled (nothing more arrives).

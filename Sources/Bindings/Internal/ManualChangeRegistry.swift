@@ -52,8 +52,8 @@ enum ManualChangeRegistry {
         }
     }
 
-    /// `@unchecked Sendable`: `entries` and `writes` (and every `Entry`'s `var`s, and the
-    /// `entries` of each ``ObservationAnchor``) are only touched with `lock` held.
+    /// `@unchecked Sendable`: `entries` and `writes` (and every `Entry`'s `var`s, and each
+    /// ``ObservationAnchor``'s `entries` and `misused`) are only touched with `lock` held.
     final class Table: @unchecked Sendable {
         let lock = Lock()
         var entries: [ObjectIdentifier: Entry] = [:]

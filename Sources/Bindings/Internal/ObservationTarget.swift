@@ -108,7 +108,8 @@ enum ObservationTarget {
         init(_ derived: AnyObject) { self.derived = derived }
     }
 
-    /// `@unchecked Sendable`: `entries` and `keys` are only touched with `lock` held.
+    /// `@unchecked Sendable`: `entries` and `keys` (and each `Entry`, made and read there)
+    /// are only touched with `lock` held.
     private final class Shared: @unchecked Sendable {
         let lock = Lock()
         var entries: [Key: Entry] = [:]

@@ -36,8 +36,8 @@ struct PropertyEvent<Value> {
 /// indexes and the elements involved, as with Foundation's KVO.
 @usableFromInline
 final class IndexedChange: @unchecked Sendable {
-    // `@unchecked Sendable`: immutable; the elements cross threads with the event, as
-    // the values of the events do.
+    // `@unchecked Sendable`: every field is a `let`; `key`, `oldElements` and
+    // `newElements` are not `Sendable` and cross threads with the event, as its values do.
     @usableFromInline let kind: KeyValueChange
     @usableFromInline let indexes: RangeSet<Int>
     /// The key path and object it was announced for: only their observation passes it on.
@@ -69,11 +69,19 @@ final class IndexedChange: @unchecked Sendable {
 /// neither.
 @usableFromInline
 final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySource, @unchecked Sendable {
-    // `@unchecked Sendable`: `read`, `ownerID`, `derivedInterest` and `isDerived` are set
-    // before the channel is shared and never change; `key` is guarded by the model's
-    // creation lock (see its comment); `closed` is guarded by the channel's lock;
-    // `version` is ordered by the model's isolation (see its comment); the counters are
-    // atomics.
+    // `@unchecked Sendable` (the base class documents its own fields):
+    // - `read`, `ownerID`, `isStoredProperty`: `let`s; `read` is called only under the
+    //   lock.
+    // - `derivedInterest`, `isDerived`: set once, by `DerivedObservation.makeChannel`
+    //   before the channel is shared.
+    // - `key`: set in `init`, or for an `@Observed` property's channel once (`learnKey`)
+    //   under its model's `ChannelCreation` lock, which every read of it then takes.
+    // - `closed`: only touched with the channel's lock held.
+    // - `version`: written by sets and read by observations, all on the model's isolation
+    //   (SPEC section 6), so never at the same time.
+    // - `oldWanted`, `priorWanted`: atomics.
+    // `@exclusivity(unchecked)`: the same lock or isolation orders each access (dynamic
+    // checks measured ~40% of a notification).
 
     /// Reads the current value, or `nil` when its object is gone. Called only under the
     /// lock while the channel is open (see ``currentValue()``).

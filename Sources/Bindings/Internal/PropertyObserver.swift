@@ -7,8 +7,9 @@ import Synchronization
 /// of cancel, and the end of the source, comes first, from any thread.
 @usableFromInline
 class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, UnregisteringObserver, @unchecked Sendable {
-    // `@unchecked Sendable`: `registration` is atomic; `channel` and the options are
-    // immutable. Subclasses document their own state.
+    // `@unchecked Sendable`: `registration` and `cancelled` are atomics; `channel` and
+    // `optionBits` (the options) are `let`s; `slot` and `handle` are guarded by the
+    // channel's lock (see `ChannelObserver`). Subclasses document their own state.
 
     /// Strong: an observer never keeps the model alive (a channel does not), and a weak
     /// reference would give the channel a side table, which slows every retain of it.

@@ -19,9 +19,14 @@ import Synchronization
 final class PropertySubscription<Downstream: Subscriber>: PropertyObserver<Downstream.Input>, Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Failure == Never {
-    // `@unchecked Sendable`: `demand`, `requested` and `pendingInitial` are guarded by
-    // `lock`; `unlimited` is atomic; `downstream` and `snapshot` are immutable, and
-    // `downstream` is only called by the channel's delivering thread.
+    // `@unchecked Sendable` (the base classes document their own fields):
+    // - `demand`, `requested`, `pendingInitial`: only touched with `lock` held.
+    // - `unlimited`: atomic. `snapshot`: a `let`, read once, by the subscribing thread.
+    // - `downstream`: a `let`; values reach it from the channel's delivering thread, one
+    //   at a time; the completion (`sourceEnded()`) from the thread that closes the
+    //   channel.
+    // `@exclusivity(unchecked)` on the three `var`s: `lock` orders them; a bounded demand
+    // touches them for every value.
 
     typealias Value = Downstream.Input
 

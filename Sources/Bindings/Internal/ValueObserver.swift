@@ -10,8 +10,9 @@ import Synchronization
 /// calls its closure the same way.
 @usableFromInline
 class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: `receiveValue` is immutable and only called by the
-    // channel's delivering thread; the base class documents the rest.
+    // `@unchecked Sendable`: `receiveValue` is a `let`, called by one thread at a time
+    // (the channel's deliverer; for the initial value, the registering thread before the
+    // observer joins). The base classes document the rest.
 
     /// The user's closure. A `let`, so that a delivery calls it without retaining and
     /// releasing its context (a `var` would cost that, per observer, per change). What it

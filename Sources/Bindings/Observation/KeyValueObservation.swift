@@ -23,15 +23,14 @@ public final class KeyValueObservation: Sendable {
 }
 
 /// An observer that can be told to stop, from any thread.
-protocol UnregisteringObserver: AnyObject {
+protocol UnregisteringObserver: AnyObject, Sendable {
     func unregister()
 }
 
-/// A weak reference to an observer.
-final class WeakObserverReference: @unchecked Sendable {
-    // `@unchecked Sendable`: the reference is never assigned after init, the runtime
-    // loads weak references atomically, and `unregister()` is thread-safe.
-    weak var object: (any UnregisteringObserver)?
+/// A weak reference to an observer. `Sendable`, checked: a `weak let` of a `Sendable`
+/// type (weak references are loaded atomically by the runtime).
+final class WeakObserverReference: Sendable {
+    weak let object: (any UnregisteringObserver)?
     init(_ object: any UnregisteringObserver) { self.object = object }
 }
 
@@ -44,8 +43,9 @@ final class WeakObserverReference: @unchecked Sendable {
 /// `deliver`, which only hands it to the handler with the object.
 @usableFromInline
 class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: `deliver` is immutable and only called by the channel's
-    // delivering thread, one change at a time. The base class documents the rest.
+    // `@unchecked Sendable`: `deliver` is a `let`, called by one thread at a time (the
+    // channel's deliverer; for the initial value, the registering thread before the
+    // observer joins). The base classes document the rest.
 
     /// Hands a change to the handler, with the observed object if it is still there.
     /// (The token holds this observer weakly, so the handler goes with the model.)
@@ -93,8 +93,9 @@ enum ChangeObserverFlag {
 
 /// A ``ChangeObserver`` for a root type: holds the object weakly and the handler.
 final class ChangeHandlerObserver<Root: KeyValueObservable, Value>: ChangeObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: see the base class; the closure it stores captures only
-    // immutable state (a weak reference is loaded atomically).
+    // `@unchecked Sendable` (restated, as a subclass must): no stored property of its
+    // own; the `deliver` closure it gives the base class captures only `handler` and a
+    // `WeakReference` (a `weak let`, loaded atomically by the runtime).
 
     init(
         root: Root, channel: PropertyChannel<Value>, options: KeyValueObservingOptions,

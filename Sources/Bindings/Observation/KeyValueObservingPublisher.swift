@@ -78,9 +78,7 @@ extension KeyValueObservingPublisher: Equatable {
 
 /// A weak reference in a value type.
 @usableFromInline
-final class WeakReference<Object: AnyObject>: @unchecked Sendable {
-    // `@unchecked Sendable`: a weak reference is loaded and cleared atomically by the
-    // runtime, and `object` is never assigned after init.
-    @usableFromInline weak var object: Object?
+final class WeakReference<Object: AnyObject> {
+    @usableFromInline weak let object: Object?
     @usableFromInline init(_ object: Object) { self.object = object }
 }

@@ -20,8 +20,9 @@ public final class ObservableValue<Value>: Publisher {
     @usableFromInline let storage: Storage
     @usableFromInline let channel: PropertyChannel<Value>
 
-    /// The value; `@unchecked Sendable` because `value` is only read or written with the
-    /// channel's lock held.
+    /// The value. `@unchecked Sendable`: `value` is only touched with the channel's lock
+    /// held (`read`, which the channel calls under it; `value`'s getter; `update`'s
+    /// `accept`), and in `init`.
     @usableFromInline
     final class Storage: @unchecked Sendable {
         @usableFromInline var value: Value
@@ -80,6 +81,6 @@ public final class ObservableValue<Value>: Publisher {
     }
 }
 
-// `@unchecked Sendable`: all mutable state is `storage.value`, guarded by the channel's
-// lock; values cross threads only when `Value` is itself `Sendable`.
-extension ObservableValue: @unchecked Sendable where Value: Sendable {}
+// Checked: `storage` and `channel` are `let`s of `Sendable` types (`Storage` documents
+// `value`); values cross threads only when `Value` is itself `Sendable`.
+extension ObservableValue: Sendable where Value: Sendable {}

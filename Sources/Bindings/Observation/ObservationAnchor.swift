@@ -34,8 +34,8 @@
 ///
 /// `Sendable`: the model may be released on any thread.
 public final class ObservationAnchor: @unchecked Sendable {
-    // `@unchecked Sendable`: `entries` and `misused` are only touched with the lock of
-    // `ManualChangeRegistry.table` held; `isAnchor` is immutable.
+    // `@unchecked Sendable`: `entries` and `misused` are only touched with
+    // `ManualChangeRegistry.table.lock` held; `isAnchor` is a `let`.
 
     /// `false` for the shared instance that models without an anchor return.
     let isAnchor: Bool

@@ -24,19 +24,23 @@ private final class ObsRaceRecord: @unchecked Sendable {
     var received: [Int] { lock.withLock { _ in events } }
 }
 
-/// The handles of one round. `@unchecked Sendable`: each slot is written by one
-/// `concurrentPerform` iteration, and read after all of them are done.
-private final class ObsRaceSlots: @unchecked Sendable {
-    var tokens: [KeyValueObservation?]
-    var cancellables: [AnyCancellable?]
-    var records: [ObsRaceRecord]
-    var initialBeforeReturn: [Bool]
+/// What one iteration of a round made. `@unchecked Sendable`: its `var`s are written by
+/// that one `concurrentPerform` iteration, and read after all of them are done.
+private final class ObsRaceSlot: @unchecked Sendable {
+    let record = ObsRaceRecord()
+    var token: KeyValueObservation?
+    var cancellable: AnyCancellable?
+    var initialBeforeReturn = false
+}
+
+/// The slots of one round: a `let` array, never mutated, so that the iterations write
+/// only their own slot's fields (writing elements of a shared array from several threads
+/// would be overlapping accesses to the array).
+private final class ObsRaceSlots: Sendable {
+    let slots: [ObsRaceSlot]
 
     init(count: Int) {
-        tokens = Array(repeating: nil, count: count)
-        cancellables = Array(repeating: nil, count: count)
-        records = (0..<count).map { _ in ObsRaceRecord() }
-        initialBeforeReturn = Array(repeating: false, count: count)
+        slots = (0..<count).map { _ in ObsRaceSlot() }
     }
 }
 
@@ -51,22 +55,23 @@ private final class ObsRaceShared: @unchecked Sendable {
 struct ObsConcurrentRegistrationTests {
     /// The four ways to observe, taken in turn by the iterations.
     private static func observe(_ index: Int, _ model: ObsRaceModel, _ slots: ObsRaceSlots) {
-        let record = slots.records[index]
+        let slot = slots.slots[index]
+        let record = slot.record
         switch index % 4 {
         case 0:
-            slots.tokens[index] = model.observe(\.value, options: [.initial, .new]) { _, change in
+            slot.token = model.observe(\.value, options: [.initial, .new]) { _, change in
                 record.append(change.newValue!)
             }
         case 1:
-            slots.tokens[index] = model.observe(\.doubled, options: [.initial, .new]) { _, change in
+            slot.token = model.observe(\.doubled, options: [.initial, .new]) { _, change in
                 record.append(change.newValue! / 2)
             }
         case 2:
-            slots.cancellables[index] = model.$value.sink { record.append($0) }
+            slot.cancellable = model.$value.sink { record.append($0) }
         default:
-            slots.cancellables[index] = model.publisher(for: \.value).sink { record.append($0) }
+            slot.cancellable = model.publisher(for: \.value).sink { record.append($0) }
         }
-        slots.initialBeforeReturn[index] = record.received == [0]
+        slot.initialBeforeReturn = record.received == [0]
     }
 
     /// One round: `count` observations from `concurrentPerform`, then one set.
@@ -78,11 +83,11 @@ struct ObsConcurrentRegistrationTests {
         }
         shared.model.value = 1
         var missed: [Int: [Int]] = [:]
-        for index in 0..<count where slots.records[index].received != [0, 1] {
-            missed[index] = slots.records[index].received
+        for index in 0..<count where slots.slots[index].record.received != [0, 1] {
+            missed[index] = slots.slots[index].record.received
         }
-        withExtendedLifetime((slots.tokens, slots.cancellables)) {}
-        return (slots.initialBeforeReturn.filter { !$0 }.count, missed)
+        withExtendedLifetime(slots) {}
+        return (slots.slots.filter { !$0.initialBeforeReturn }.count, missed)
     }
 
     @Test func everyInitialValueArrivesBeforeObserveReturnsAndTheNextSetReachesEveryone() {
