@@ -94,9 +94,15 @@ class Channel<Event>: @unchecked Sendable {
     /// event. Each entry holds the observer until then.
     @exclusivity(unchecked) @usableFromInline final var deferredRemovals: [ChannelObserver<Event>] = []
 
-    /// Under the lock: whether registrations or removals wait for the deliverer.
+    /// Observers to tell that the source is gone (`sourceDidEnd()`), which went away
+    /// while another thread delivered: the deliverer tells them after the current event.
+    @exclusivity(unchecked) @usableFromInline final var deferredEnds: [ChannelObserver<Event>] = []
+
+    /// Under the lock: whether registrations, removals or ends wait for the deliverer.
     @inlinable
-    final var hasDeferred: Bool { deferredHead < deferredAdds.count || !deferredRemovals.isEmpty }
+    final var hasDeferred: Bool {
+        deferredHead < deferredAdds.count || !deferredRemovals.isEmpty || !deferredEnds.isEmpty
+    }
 
     /// The registrations still deferred.
     @inlinable
@@ -389,9 +395,11 @@ class Channel<Event>: @unchecked Sendable {
     /// the references to release after telling them (`released`: the channel's own, and
     /// for an observer kept alive by its `AnyCancellable`, that one's, which the channel
     /// takes over so that the observer and what its closure captures go now). During a
-    /// delivery (the source went away inside a callback), the removals are deferred until
-    /// the current event is done, and so is the release; observers waiting to join end
-    /// then too.
+    /// delivery, the removals are deferred until the current event is done, and so is the
+    /// release; observers waiting to join end then too. A delivery of this thread's (the
+    /// source went away inside a callback) lets the caller tell the observers now; one of
+    /// another thread's tells them itself, after the current event (it may be calling
+    /// one of them at this moment).
     final func removeAll() -> (observers: [ChannelObserver<Event>], released: [Unmanaged<ChannelObserver<Event>>]) {
         lock()
         isClosed = true
@@ -419,6 +427,13 @@ class Channel<Event>: @unchecked Sendable {
             for waiting in waitingToJoin where !waiting.observer.isCancelled {
                 waiting.observer.cancelled.store(true, ordering: .relaxed)
                 observers.append(waiting.observer)
+            }
+            if deliverer.load(ordering: .relaxed) != currentThreadID() {
+                // Another thread is delivering (perhaps to one of these observers right
+                // now): they hear the end from it, after the current event, so that no
+                // observer is called from two threads at once.
+                deferredEnds.append(contentsOf: observers)
+                observers.removeAll()
             }
         } else {
             slotCount = 0
@@ -689,6 +704,10 @@ class Channel<Event>: @unchecked Sendable {
         _ released: inout [Unmanaged<ChannelObserver<Event>>],
         _ endedLate: inout [(observer: ChannelObserver<Event>, tell: Bool)]
     ) {
+        if !deferredEnds.isEmpty {
+            for observer in deferredEnds { endedLate.append((observer, true)) }
+            deferredEnds.removeAll(keepingCapacity: true)
+        }
         if !deferredRemovals.isEmpty {
             for observer in deferredRemovals { take(observer, into: &released) }
             // The entries' references go after unlocking, with the others.

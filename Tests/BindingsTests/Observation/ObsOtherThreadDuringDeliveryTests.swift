@@ -301,8 +301,9 @@ struct ObsOtherThreadDuringDeliveryTests {
     }
 
     /// The model's last reference dropped on a thread that a callback waits for: the
-    /// release completes, every observer hears the end, and what they captured is gone
-    /// once the delivery is over. (A new subscriber's initial value is delivered without
+    /// release completes, and every observer hears the end from the delivering thread
+    /// once the current value is delivered (never from two threads at once), and what
+    /// they captured is gone then. (A new subscriber's initial value is delivered without
     /// holding the model, so its callback can be where the model goes.)
     @Test func releasingTheModelOnAThreadThatACallbackWaitsForEndsEverything() {
         let box = ObsModelBox(ObsPerson())   // the only strong reference to the model
@@ -334,7 +335,7 @@ struct ObsOtherThreadDuringDeliveryTests {
             receiveCompletion: { _ in events.append("finished") }, receiveValue: { events.append("completing \($0)") })
         let holder = subscribeHolder()   // its initial value, 0, is delivered in this call
         #expect(weakPerson == nil)
-        #expect(events.elements == ["sink 0", "completing 0", "finished", "released", "back 0"])
+        #expect(events.elements == ["sink 0", "completing 0", "released", "back 0", "finished"])
         #expect(capturedBySink == nil, "released once the delivery ended, while its AnyCancellable is kept")
         #expect(capturedByHolder == nil, "the running callback's closure too, after it returned")
         withExtendedLifetime((sink, completing, holder)) {}
