@@ -107,10 +107,14 @@ extension DerivedObservation {
         }
         if let sources { relink(to: sources) }
         let old = oldWanted.load(ordering: .relaxed) > 0 ? swapLast(value!) : nil
-        if let indexed {
-            channel.sendChange(old: old, new: value!, indexed: indexed)
-        } else {
-            channel.sendChange(old: old, new: value!)
+        // The root stays alive until the change is delivered: an observer called from
+        // the send is given it without a weak load (see `PropertyChannel.call`).
+        withExtendedLifetime(root) {
+            if let indexed {
+                channel.sendChange(old: old, new: value!, indexed: indexed)
+            } else {
+                channel.sendChange(old: old, new: value!)
+            }
         }
     }
 }

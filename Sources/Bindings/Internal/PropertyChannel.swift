@@ -282,6 +282,16 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// Delivers `event` to `observer`: a ``ValueObserver`` or a ``ChangeObserver``
     /// (marked by a bit, so no dynamic cast) straight from this code, specialized where
     /// it is inlined; any other observer through its `receive(_:)`.
+    ///
+    /// Contract: used only for deliveries made at once by a thread that holds the
+    /// channel's object (its model) for the whole call: a set (the setter, whose caller
+    /// holds the model), `didChangeValue(for:)` and its kin (methods of the model), a
+    /// derived observation's change (which holds its root until the send returns), and
+    /// a registration's initial value (`observe` is a method of the model). So a change
+    /// handler is given its object from here with no weak load (`deliverWhileHeld`).
+    /// Queued events, which another thread may deliver, go through `receive(_:)`, which
+    /// loads the object weakly. `ObservableValue` passes it too, and has no change
+    /// handlers.
     @inlinable @inline(__always)
     static func call(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>) {
         let bits = observer.optionBits
@@ -304,7 +314,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     static func callChangeObserver(_ observer: ChangeObserver<Value>, _ event: PropertyEvent<Value>) {
         let options = KeyValueObservingOptions(rawValue: UInt(observer.optionBits & 0x0F))
         if let change = ChangeObserver<Value>.change(for: event, options: options) {
-            observer.deliver(change)
+            observer.deliverWhileHeld(change)
         }
     }
 

@@ -50,10 +50,15 @@ class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     /// Hands a change to the handler, with the observed object if it is still there.
     /// (The token holds this observer weakly, so the handler goes with the model.)
     @usableFromInline let deliver: (borrowing KeyValueObservedChange<Value>) -> Void
+    /// The same, for a change delivered while its caller holds the observed object (see
+    /// `PropertyChannel.call`): the object is passed with no weak load.
+    @usableFromInline let deliverWhileHeld: (borrowing KeyValueObservedChange<Value>) -> Void
 
     init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions,
-         deliver: @escaping (borrowing KeyValueObservedChange<Value>) -> Void) {
+         deliver: @escaping (borrowing KeyValueObservedChange<Value>) -> Void,
+         deliverWhileHeld: @escaping (borrowing KeyValueObservedChange<Value>) -> Void) {
         self.deliver = deliver
+        self.deliverWhileHeld = deliverWhileHeld
         super.init(channel: channel, options: options, flags: ChangeObserverFlag.bit)
     }
 
@@ -72,10 +77,10 @@ class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
         if event.isPrior {
             guard options.contains(.prior) else { return nil }
             return KeyValueObservedChange(
-                kind: .setting, newValue: nil, oldValue: options.contains(.old) ? event.old : nil, isPrior: true)
+                setting: nil, oldValue: options.contains(.old) ? event.old : nil, isPrior: true)
         }
         return KeyValueObservedChange(
-            kind: .setting, newValue: options.contains(.new) ? event.new : nil,
+            setting: options.contains(.new) ? event.new : nil,
             oldValue: options.contains(.old) ? event.old : nil, isPrior: false)
     }
 
@@ -94,18 +99,26 @@ enum ChangeObserverFlag {
 /// A ``ChangeObserver`` for a root type: holds the object weakly and the handler.
 final class ChangeHandlerObserver<Root: KeyValueObservable, Value>: ChangeObserver<Value>, @unchecked Sendable {
     // `@unchecked Sendable` (restated, as a subclass must): no stored property of its
-    // own; the `deliver` closure it gives the base class captures only `handler` and a
-    // `WeakReference` (a `weak let`, loaded atomically by the runtime).
+    // own; the closures it gives the base class capture only `handler`, a
+    // `WeakReference` (a `weak let`, loaded atomically by the runtime), and the root
+    // `unowned(unsafe)`, used only while a caller holds it (see `PropertyChannel.call`).
 
     init(
         root: Root, channel: PropertyChannel<Value>, options: KeyValueObservingOptions,
         handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
     ) {
         let reference = WeakReference(root)
-        super.init(channel: channel, options: options) { change in
-            guard let root = reference.object else { return }
-            handler(root, copy change)
-        }
+        super.init(
+            channel: channel, options: options,
+            deliver: { change in
+                guard let root = reference.object else { return }
+                handler(root, copy change)
+            },
+            deliverWhileHeld: { [root = Unmanaged.passUnretained(root)] change in
+                // Held by the caller (see `PropertyChannel.call`): passed with no retain,
+                // which costs twice as much as usual for a model with weak references.
+                root._withUnsafeGuaranteedRef { handler($0, copy change) }
+            })
     }
 }
 
