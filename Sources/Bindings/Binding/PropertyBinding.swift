@@ -132,9 +132,25 @@ extension Observed.Publisher {
     public func _bindingChannel() -> _BindingChannel<Value>? {
         _BindingChannel(channel: channel, snapshot: snapshot, initial: true)
     }
+
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable? {
+        PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: receiveValue)
+    }
 }
 
 extension KeyValueObservingPublisher {
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`), but
+    /// with `.prior`, which sends old values too.
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable? {
+        guard !options.contains(.prior), let object else { return nil }
+        let (channel, snapshot) = ObservationTarget.resolve(object, specialization: specialization)
+        return PropertyChannel.sink(
+            channel, initial: options.contains(.initial), snapshot: snapshot, receiveValue: receiveValue)
+    }
+
     /// Not for use: the key path's channel, for a binding (see `PropertyBinding.swift`).
     @inlinable
     public func _bindingChannel() -> _BindingChannel<Value>? {
@@ -155,5 +171,11 @@ extension ObservableValue {
     @inlinable
     public func _bindingChannel() -> _BindingChannel<Value>? {
         _BindingChannel(channel: channel, snapshot: nil, initial: true)
+    }
+
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable? {
+        PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
     }
 }

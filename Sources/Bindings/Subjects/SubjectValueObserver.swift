@@ -91,6 +91,22 @@ extension SubjectCore {
     }
 }
 
+extension CurrentValueSubject {
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? {
+        core.sink(receiveValue: receiveValue)
+    }
+}
+
+extension PassthroughSubject {
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? {
+        core.sink(receiveValue: receiveValue)
+    }
+}
+
 extension CurrentValueSubject where Failure == Never {
     /// Attaches a closure that receives the current value, then every later one: the same
     /// as `Publisher.sink(receiveValue:)`, on a path with no generic overhead.
