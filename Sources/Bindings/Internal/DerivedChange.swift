@@ -31,10 +31,13 @@ struct DerivedSpecialization<Root: KeyValueObservable, Value> {
     }
 
     @usableFromInline let body: (Request, inout Value?) -> KeyPath<Root, Value>?
+    /// A change's work, made here, where the types are known, so that the observation
+    /// (generic code) calls it with no generic metadata look-up.
+    @usableFromInline let change: (DerivedObservation<Root, Value>, IndexedChange?) -> Void
 
     @inlinable
     init(_ keyPath: KeyPath<Root, Value>) {
-        body = { request, value in
+        let body: (Request, inout Value?) -> KeyPath<Root, Value>? = { request, value in
             switch request {
             case .change(let observation, let indexed):
                 observation.didChange(indexed: indexed) { root in root[keyPath: keyPath] }
@@ -45,6 +48,11 @@ struct DerivedSpecialization<Root: KeyValueObservable, Value> {
             case .keyPath:
                 return materializeKeyPath(keyPath)
             }
+        }
+        self.body = body
+        change = { observation, indexed in
+            var unused: Value?
+            _ = body(.change(observation, indexed), &unused)
         }
     }
 
@@ -63,12 +71,6 @@ struct DerivedSpecialization<Root: KeyValueObservable, Value> {
         return value!
     }
 
-    /// Does the work of one of `observation`'s changes.
-    @inlinable
-    func change(_ observation: DerivedObservation<Root, Value>, _ indexed: IndexedChange?) {
-        var unused: Value?
-        _ = body(.change(observation, indexed), &unused)
-    }
 }
 
 /// Returns the key path that `keyPath` makes; out of line, with an autoclosure, so that

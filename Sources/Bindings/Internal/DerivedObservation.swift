@@ -53,7 +53,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// this observation provided it; fixed.
     private let specialized: ((DerivedObservation, IndexedChange?) -> Void)?
 
-    @usableFromInline let lock = Lock()
+    @usableFromInline let lock = CompactLock()
     /// The links that carry the dependencies' changes, by source.
     private var links: [ObjectIdentifier: any DependencyLink] = [:]
     /// The links that carry their prior notices, while some observer wants them.
@@ -91,7 +91,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     ) -> (PropertyChannel<Value>, DerivedObservation) {
         let observation = DerivedObservation(
             root: root, keyPath: keyPath, affecting: affecting, sources: sources,
-            specialized: specialization.map { specialization in { specialization.change($0, $1) } })
+            specialized: specialization.map(\.change))
         let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
         channel.derivedInterest = observation
         observation.channel = channel
