@@ -666,6 +666,14 @@ class Channel<Event>: @unchecked Sendable {
             }
             if let next {
                 pendingHead += 1
+                if pendingHead >= 1024, pendingHead * 2 >= pending.count {
+                    // A long delivery (other threads keep sending): the delivered events
+                    // leave the queue now, not when the delivery ends, so that it holds
+                    // only what waits. Released after unlocking, with the rest.
+                    delivered.append(contentsOf: pending[..<pendingHead])
+                    pending.removeFirst(pendingHead)
+                    pendingHead = 0
+                }
                 // Still delivering; `work` stays set while more is queued or deferred, so
                 // that the compare-and-swap in `endDelivering` cannot end it early.
                 let more = pendingHead < pending.count || hasDeferred
@@ -673,6 +681,7 @@ class Channel<Event>: @unchecked Sendable {
                     ChannelState.delivering | (more ? ChannelState.work : 0), ordering: .releasing)
                 if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
                 drop(&released, &dropped, &endedLate)
+                if !delivered.isEmpty { delivered.removeAll(keepingCapacity: true) }
                 deliverer.store(me, ordering: .relaxed)
                 if let target = next.target {
                     if !target.isCancelled { target.receive(next.event) }

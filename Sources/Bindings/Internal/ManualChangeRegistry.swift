@@ -65,10 +65,12 @@ enum ManualChangeRegistry {
 
     /// The entry of `object`, made (and bound to `anchor`) if it has none or if the one
     /// at its address belongs to a dead object. Runs under the lock; adds the entries it
-    /// takes out of the table to `purged`, to finish outside it (``finish(_:)``), and
-    /// sets `misused` if `anchor` already served another object.
+    /// takes out of the table to `purged`, to finish outside it (``finish(_:)``), the
+    /// objects its purge found alive to `keptAlive`, to release outside it, and sets
+    /// `misused` if `anchor` already served another object.
     private static func liveEntry(
-        for object: AnyObject, anchor: ObservationAnchor, purged: inout [Entry], misused: inout Bool
+        for object: AnyObject, anchor: ObservationAnchor, purged: inout [Entry], keptAlive: inout [AnyObject],
+        misused: inout Bool
     ) -> Entry {
         let id = ObjectIdentifier(object)
         if let entry = table.entries[id], entry.object === object { return entry }
@@ -79,7 +81,14 @@ enum ManualChangeRegistry {
         if anchor.isAnchor { bind(entry, to: anchor, misused: &misused) }
         table.writes += 1
         if table.writes % 64 == 0 {
-            for (key, entry) in table.entries where entry.object == nil && !entry.anchored {
+            for (key, entry) in table.entries where !entry.anchored {
+                // Loading a weak reference makes a strong one, which may be the object's
+                // last (another thread just dropped its own): kept in `purged`'s company
+                // and released after unlocking, since a deinit here could take this lock.
+                if let object = entry.object {
+                    keptAlive.append(object)
+                    continue
+                }
                 purged.append(entry)
                 table.entries[key] = nil
             }
@@ -118,10 +127,11 @@ enum ManualChangeRegistry {
         // Read before locking: a model's property is user code.
         let anchor = object.observationAnchor
         var purged: [Entry] = []
+        var keptAlive: [AnyObject] = []
         var misused = false
         let table = self.table
         table.lock.lock()
-        let entry = liveEntry(for: object, anchor: anchor, purged: &purged, misused: &misused)
+        let entry = liveEntry(for: object, anchor: anchor, purged: &purged, keptAlive: &keptAlive, misused: &misused)
         let channel: PropertyChannel<Void>
         if let existing = entry.channels[key] {
             channel = existing
@@ -131,8 +141,8 @@ enum ManualChangeRegistry {
         }
         table.lock.unlock()
         // Released only now: a computed anchor (a mistake) is released here, and its
-        // deinit takes the lock.
-        withExtendedLifetime(anchor) {}
+        // deinit takes the lock; so may the objects the purge found alive.
+        withExtendedLifetime((anchor, keptAlive)) {}
         finish(purged)
         if misused { ObservationTarget.warnMisusedAnchor(of: Object.self) }
         return channel
@@ -151,12 +161,13 @@ enum ManualChangeRegistry {
     static func pushOld<Object: KeyValueObservable>(_ old: Any, for object: Object, key: AnyKeyPath) {
         let anchor = object.observationAnchor
         var purged: [Entry] = []
+        var keptAlive: [AnyObject] = []
         var misused = false
         table.lock.withLock {
-            liveEntry(for: object, anchor: anchor, purged: &purged, misused: &misused)
+            liveEntry(for: object, anchor: anchor, purged: &purged, keptAlive: &keptAlive, misused: &misused)
                 .pendingOld[key, default: []].append(old)
         }
-        withExtendedLifetime(anchor) {}   // released outside the lock (see above)
+        withExtendedLifetime((anchor, keptAlive)) {}   // released outside the lock (see above)
         finish(purged)
         if misused { ObservationTarget.warnMisusedAnchor(of: Object.self) }
     }
@@ -182,6 +193,7 @@ enum ManualChangeRegistry {
     /// purge, with a warning.
     static func release(_ anchor: ObservationAnchor) {
         let table = self.table
+        var keptAlive: [AnyObject] = []
         let (dead, misused): ([Entry], Bool) = table.lock.withLock {
             let entries = anchor.entries
             anchor.entries = []
@@ -189,7 +201,9 @@ enum ManualChangeRegistry {
             var misused = false
             for entry in entries {
                 entry.anchored = false
-                guard entry.object == nil else {
+                // A strong reference from a weak one may be the last: released outside.
+                if let alive = entry.object {
+                    keptAlive.append(alive)
                     misused = true
                     continue
                 }
@@ -198,6 +212,7 @@ enum ManualChangeRegistry {
             }
             return (dead, misused)
         }
+        withExtendedLifetime(keptAlive) {}
         finish(dead)
         if misused { ObservationTarget.warnMisusedAnchor(of: nil) }
     }

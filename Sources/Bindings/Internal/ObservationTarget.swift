@@ -133,14 +133,18 @@ enum ObservationTarget {
     /// Called by a derived observation's deinit (with its identifier): drops its entry,
     /// unless another observation has taken the key since.
     static func forget(_ derived: ObjectIdentifier) {
+        var alive: AnyObject?
         let dropped: Entry? = shared.lock.withLock {
-            guard let key = shared.keys.removeValue(forKey: derived),
-                  let entry = shared.entries[key], entry.derived == nil   // ours: it is dying
-            else { return nil }
+            guard let key = shared.keys.removeValue(forKey: derived), let entry = shared.entries[key] else { return nil }
+            // Another observation has the key: loading its weak reference makes a strong
+            // one, which may be its last (another thread dropping its own), so it is
+            // released after unlocking (its deinit takes this lock).
+            alive = entry.derived
+            guard alive == nil else { return nil }   // ours: it is dying
             shared.entries[key] = nil
             return entry
         }
-        withExtendedLifetime(dropped) {}
+        withExtendedLifetime((dropped, alive)) {}
     }
 
     /// The number of registered derived observations, for tests.
