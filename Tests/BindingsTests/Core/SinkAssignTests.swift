@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -9,13 +10,8 @@ private final class RecordingSubscription: Subscription {
     func cancel() { cancels += 1 }
 }
 
-private enum SinkEvent: Equatable {
-    case value(Int)
-    case completion(Subscribers.Completion<CoreTestError>)
-}
-
-/// Something a closure can capture, to see when the closure is released.
-private final class SinkSentinel {}
+/// What a sink's closures saw.
+private typealias SinkEvent = RecordedEvent<Int, TestError>
 
 /// A publisher that sends one value on request and completes when told, synchronously:
 /// from inside the subscriber's own `receiveValue`, the completion arrives re-entrantly.
@@ -36,7 +32,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 @Suite struct CoreSinkTests {
     @Test func aCompletionFromInsideReceiveValueReleasesTheClosuresWhenItReturns() {
         let publisher = FinishOnDemand()
-        var sentinel: SinkSentinel? = SinkSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         var events: [SinkEvent] = []
         let cancellable = publisher.sink(
@@ -54,8 +50,8 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func releasesItsClosuresOnceTheStreamCompletes() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
-        var sentinel: SinkSentinel? = SinkSentinel()
+        let subject = PassthroughSubject<Int, TestError>()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         var events: [SinkEvent] = []
         let cancellable = subject.sink(
@@ -81,7 +77,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func receivesFailure() {
         var events: [SinkEvent] = []
-        let cancellable = Fail<Int, CoreTestError>(error: .boom).sink(
+        let cancellable = Fail<Int, TestError>(error: .boom).sink(
             receiveCompletion: { events.append(.completion($0)) },
             receiveValue: { events.append(.value($0)) })
         #expect(events == [.completion(.failure(.boom))])
@@ -89,7 +85,7 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func receivesSubjectValuesAndCompletionOnce() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
         var events: [SinkEvent] = []
         let cancellable = subject.sink(
             receiveCompletion: { events.append(.completion($0)) },
@@ -116,7 +112,7 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func nothingAfterCancel() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
         var events: [SinkEvent] = []
         let cancellable = subject.sink(
             receiveCompletion: { events.append(.completion($0)) },
@@ -130,10 +126,10 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func closuresReleasedWhenTheAnyCancellableIsReleased() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakTracked: CoreTracked?
+        weak var weakTracked: Canary?
         var cancellable: AnyCancellable?
         do {
-            let tracked = CoreTracked()
+            let tracked = Canary()
             weakTracked = tracked
             cancellable = subject.sink { tracked.value += $0 }
         }
@@ -146,10 +142,10 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func closuresReleasedWhenReleasedOnAPublisherThatNeverCompletes() {
-        weak var weakTracked: CoreTracked?
+        weak var weakTracked: Canary?
         var cancellable: AnyCancellable?
         do {
-            let tracked = CoreTracked()
+            let tracked = Canary()
             weakTracked = tracked
             cancellable = Empty<Int, Never>(completeImmediately: false).sink(
                 receiveCompletion: { _ in tracked.value += 1 }, receiveValue: { _ in })
@@ -220,7 +216,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 
 @Suite struct CoreAssignTests {
     @Test func assignsJust() {
-        let target = CoreTracked()
+        let target = Canary()
         let cancellable = Just(5).assign(to: \.value, on: target)
         #expect(target.value == 5)
         withExtendedLifetime(cancellable) {}
@@ -228,7 +224,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func assignsEachSubjectValueUntilCancelled() {
         let subject = PassthroughSubject<Int, Never>()
-        let target = CoreTracked()
+        let target = Canary()
         var history: [Int] = []
         let recorder = subject.sink { _ in history.append(target.value) }
         let cancellable = subject.assign(to: \.value, on: target)
@@ -244,7 +240,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func currentValueSubjectAssignsTheCurrentValueAtOnce() {
         let subject = CurrentValueSubject<Int, Never>(7)
-        let target = CoreTracked()
+        let target = Canary()
         let cancellable = subject.assign(to: \.value, on: target)
         #expect(target.value == 7)
         subject.value = 8
@@ -254,10 +250,10 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func releasesTheObjectOnCancel() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakTarget: CoreTracked?
+        weak var weakTarget: Canary?
         let cancellable: AnyCancellable
         do {
-            let target = CoreTracked()
+            let target = Canary()
             weakTarget = target
             cancellable = subject.assign(to: \.value, on: target)
         }
@@ -270,10 +266,10 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func releasesTheObjectOnCompletion() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakTarget: CoreTracked?
-        let assign: Subscribers.Assign<CoreTracked, Int>
+        weak var weakTarget: Canary?
+        let assign: Subscribers.Assign<Canary, Int>
         do {
-            let target = CoreTracked()
+            let target = Canary()
             weakTarget = target
             assign = Subscribers.Assign(object: target, keyPath: \.value)
             subject.subscribe(assign)
@@ -288,8 +284,8 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func requestsUnlimitedAndCancelsUpstreamOnce() {
-        let target = CoreTracked()
-        let assign = Subscribers.Assign(object: target, keyPath: \CoreTracked.value)
+        let target = Canary()
+        let assign = Subscribers.Assign(object: target, keyPath: \Canary.value)
         let subscription = RecordingSubscription()
         let second = RecordingSubscription()
         assign.receive(subscription: subscription)
@@ -304,6 +300,6 @@ private final class FinishOnDemand: Publisher, Subscription {
         // After cancel, values change nothing.
         _ = assign.receive(2)
         #expect(target.value == 1)
-        #expect(assign.description == "Assign CoreTracked.")
+        #expect(assign.description == "Assign Canary.")
     }
 }
