@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -43,26 +44,8 @@ private final class ObsHandles: @unchecked Sendable {
 /// Weak references to the objects the removed observers captured.
 private final class ObsWeakSentinels: @unchecked Sendable {
     // `@unchecked Sendable`: filled before the other thread starts, read after it ends.
-    var references: [() -> ObsSentinel?] = []
+    var references: [() -> Canary?] = []
     var alive: Int { references.filter { $0() != nil }.count }
-}
-
-/// A model handed to another thread by a callback that waits for it. `@unchecked
-/// Sendable`: one thread at a time uses the model (the callback's thread waits).
-private final class ObsHandOff: @unchecked Sendable {
-    let person: ObsPerson
-    init(_ person: ObsPerson) { self.person = person }
-}
-
-/// Runs `body` on a new thread and waits for it: a callback handing the model over. A
-/// thread of its own, since one from a pool could wait for the blocked test threads.
-private func onAnotherThreadAndWait(_ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        body()
-        done.signal()
-    }.start()
-    done.wait()
 }
 
 @Suite("Observation: another thread during a delivery")
@@ -70,11 +53,11 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// Makes `count` observers of `person.count` of the kind `removal` ends, each
     /// capturing a sentinel and recording into `log`.
     private func observe(
-        _ person: ObsPerson, count: Int, for removal: ObsRemoval, into log: ObsLog<Int>,
+        _ person: ObsPerson, count: Int, for removal: ObsRemoval, into log: LockedLog<Int>,
         handles: ObsHandles, sentinels: ObsWeakSentinels
     ) {
         for _ in 0..<count {
-            let sentinel = ObsSentinel()
+            let sentinel = Canary()
             sentinels.references.append { [weak sentinel] in sentinel }
             switch removal {
             case .cancel, .release:
@@ -94,7 +77,7 @@ struct ObsOtherThreadDuringDeliveryTests {
         let person = ObsPerson()
         let entered = DispatchSemaphore(value: 0)
         let removed = DispatchSemaphore(value: 0)
-        let first = ObsLog<Int>()
+        let first = LockedLog<Int>()
         // The first observer holds the delivery of 1 open until the removals are made.
         let holder = person.$count.sink { value in
             first.append(value)
@@ -103,7 +86,7 @@ struct ObsOtherThreadDuringDeliveryTests {
                 removed.wait()
             }
         }
-        let others = ObsLog<Int>()
+        let others = LockedLog<Int>()
         let handles = ObsHandles()
         let sentinels = ObsWeakSentinels()
         observe(person, count: 20, for: removal, into: others, handles: handles, sentinels: sentinels)
@@ -121,8 +104,8 @@ struct ObsOtherThreadDuringDeliveryTests {
         #expect(sentinels.alive == 0)
         person.count = 2
 
-        #expect(first.elements == [0, 1, 2])
-        #expect(others.elements == Array(repeating: 0, count: 20), "the initial values only: nothing after the removal")
+        #expect(first.items == [0, 1, 2])
+        #expect(others.items == Array(repeating: 0, count: 20), "the initial values only: nothing after the removal")
         withExtendedLifetime(holder) {}
     }
 
@@ -132,7 +115,7 @@ struct ObsOtherThreadDuringDeliveryTests {
         let person = ObsPerson()
         let removerDone = DispatchSemaphore(value: 0)
         let handles = ObsHandles()
-        let values = ObsLog<Int>()
+        let values = LockedLog<Int>()
         let holder = person.$count.sink { value in
             values.append(value)
             guard value == 1 else { return }
@@ -145,7 +128,7 @@ struct ObsOtherThreadDuringDeliveryTests {
         handles.cancellables.append(person.$count.sink { values.append(-$0) })
         person.count = 1
         person.count = 2
-        #expect(values.elements == [0, -0, 1, 2])
+        #expect(values.items == [0, -0, 1, 2])
         #expect(person.countStorage.observerCount == 1)
         withExtendedLifetime(holder) {}
     }
@@ -154,21 +137,21 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// is delivered by the delivering thread, after the current value, to everyone.
     @Test func aSetOnAThreadThatACallbackWaitsForIsDeliveredAfterTheCurrentValue() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let first = ObsLog<Int>()
-        let second = ObsLog<Int>()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let first = LockedLog<Int>()
+        let second = LockedLog<Int>()
         let a = person.$count.sink { value in
             first.append(value)
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                handOff.person.count = 2
+            runOnAnotherThread {
+                handOff.value.count = 2
             }
             first.append(-1)   // back in the callback: 2 is not delivered yet
         }
         let b = person.$count.sink { second.append($0) }
         person.count = 1
-        #expect(first.elements == [0, 1, -1, 2])
-        #expect(second.elements == [0, 1, 2])
+        #expect(first.items == [0, 1, -1, 2])
+        #expect(second.items == [0, 1, 2])
         #expect(person.count == 2)
         withExtendedLifetime((a, b)) {}
     }
@@ -177,20 +160,20 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// then it receives every later value.
     @Test func aSubscriptionOnAThreadThatACallbackWaitsForStartsAfterTheCurrentValue() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let late = ObsLog<Int>()
-        let bag = ObsCancellableBag()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let late = LockedLog<Int>()
+        let bag = LockedLog<AnyCancellable>()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                bag.insert(handOff.person.$count.sink { late.append($0) })
+            runOnAnotherThread {
+                bag.append(handOff.value.$count.sink { late.append($0) })
             }
-            #expect(late.elements == [], "the initial value waits for the delivery of 1")
+            #expect(late.items == [], "the initial value waits for the delivery of 1")
         }
         person.count = 1
-        #expect(late.elements == [1])
+        #expect(late.items == [1])
         person.count = 2
-        #expect(late.elements == [1, 2])
+        #expect(late.items == [1, 2])
         #expect(person.countStorage.observerCount == 2)
         withExtendedLifetime(a) {}
     }
@@ -201,22 +184,22 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// A set on the other thread, then one by the callback itself.
     @Test func aHandOffSetThenAReentrantSetArriveInOrder() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let first = ObsLog<Int>()
-        let second = ObsLog<Int>()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let first = LockedLog<Int>()
+        let second = LockedLog<Int>()
         let a = person.$count.sink { value in
             first.append(value)
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                handOff.person.count = 2
+            runOnAnotherThread {
+                handOff.value.count = 2
             }
             person.count = 3
         }
         let b = person.$count.sink { second.append($0) }
         person.count = 1
         #expect(person.count == 3)
-        #expect(first.elements == [0, 1, 2, 3])
-        #expect(second.elements == [0, 1, 2, 3])
+        #expect(first.items == [0, 1, 2, 3])
+        #expect(second.items == [0, 1, 2, 3])
         withExtendedLifetime((a, b)) {}
     }
 
@@ -224,18 +207,18 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// gets its initial value, then the set.
     @Test func aHandOffSubscriptionThenAReentrantSetArriveInOrder() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let late = ObsLog<Int>()
-        let bag = ObsCancellableBag()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let late = LockedLog<Int>()
+        let bag = LockedLog<AnyCancellable>()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                bag.insert(handOff.person.$count.sink { late.append($0) })
+            runOnAnotherThread {
+                bag.append(handOff.value.$count.sink { late.append($0) })
             }
             person.count = 2
         }
         person.count = 1
-        #expect(late.elements == [1, 2])
+        #expect(late.items == [1, 2])
         withExtendedLifetime(a) {}
     }
 
@@ -243,24 +226,24 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// starts from the value set there, and gets nothing it was not subscribed for.
     @Test func aHandOffSetThenAReentrantSubscriptionStartsFromIt() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let late = ObsLog<Int>()
-        let lateWithoutInitial = ObsLog<Int>()
-        let bag = ObsCancellableBag()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let late = LockedLog<Int>()
+        let lateWithoutInitial = LockedLog<Int>()
+        let bag = LockedLog<AnyCancellable>()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                handOff.person.count = 2
+            runOnAnotherThread {
+                handOff.value.count = 2
             }
-            bag.insert(person.$count.sink { late.append($0) })
-            bag.insert(person.$count.dropFirst().sink { lateWithoutInitial.append($0) })
+            bag.append(person.$count.sink { late.append($0) })
+            bag.append(person.$count.dropFirst().sink { lateWithoutInitial.append($0) })
         }
         person.count = 1
-        #expect(late.elements == [2])
-        #expect(lateWithoutInitial.elements == [], "2 was set before it subscribed")
+        #expect(late.items == [2])
+        #expect(lateWithoutInitial.items == [], "2 was set before it subscribed")
         person.count = 3
-        #expect(late.elements == [2, 3])
-        #expect(lateWithoutInitial.elements == [3])
+        #expect(late.items == [2, 3])
+        #expect(lateWithoutInitial.items == [3])
         withExtendedLifetime(a) {}
     }
 }

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -25,7 +26,7 @@ struct ObsWarningTests {
         }
         model.plain = 2                    // invisible, as the warning says
         #expect(values == ["plain 1", "plain 1"])
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         model.publisher(for: \.constant).subscribe(recorder)
         #expect(recorder.events == [.value("fixed")])
         recorder.cancel()
@@ -35,7 +36,7 @@ struct ObsWarningTests {
     @Test func untrackedObservationEndsWithItsModel() {
         var model: ObsUntrackedModel? = ObsUntrackedModel()
         weak let weakModel = model
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         model!.publisher(for: \.plainDescription).subscribe(recorder)
         model = nil
         #expect(weakModel == nil)
