@@ -123,9 +123,9 @@ struct OperatorsCombineLatestTests {
     }
 
     @Test func failureCancelsTheOtherUpstreams() {
-        let a = OpsBProbe<Int, TestError>()
-        let b = OpsBProbe<Int, TestError>()
-        let c = OpsBProbe<Int, TestError>()
+        let a = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let c = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<(Int, Int, Int), TestError>(releasesSubscription: [])
         a.combineLatest(b, c).subscribe(recorder)
 
@@ -140,8 +140,8 @@ struct OperatorsCombineLatestTests {
     }
 
     @Test func upstreamsAreAskedForUnlimitedValuesAtTheFirstRequest() {
-        let a = OpsBProbe<Int, Never>()
-        let b = OpsBProbe<Int, Never>()
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
         let recorder = pairRecorder(initial: .none)
         a.combineLatest(b).subscribe(recorder)
 
@@ -214,8 +214,8 @@ struct OperatorsCombineLatestTests {
     }
 
     @Test func cancelCancelsEveryUpstreamAndStopsDelivery() {
-        let a = OpsBProbe<Int, Never>()
-        let b = OpsBProbe<Int, Never>()
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
         let recorder = pairRecorder()
         a.combineLatest(b).subscribe(recorder)
 

@@ -6,7 +6,7 @@ import Testing
 // The type name starts with "Operators" so that `swift test --filter Operators` selects it.
 @Suite("Operators: flatMap")
 struct OperatorsFlatMapTests {
-    typealias Inner = OpsBProbe<String, TestError>
+    typealias Inner = TestPublisher<String, TestError>
 
     @Test func mergesTheInnersAndFinishesWhenTheOuterAndEveryInnerHaveFinished() {
         let outer = PassthroughSubject<Int, Never>()
@@ -41,8 +41,8 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func maxPublishersLimitsTheInnersSubscribedAtOnce() {
-        let outer = OpsBProbe<Int, TestError>()
-        let inners = (0..<3).map { _ in Inner() }
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<3).map { _ in Inner(releasesSubscriberOnCompletion: true) }
         var transformed: [Int] = []
         let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap(maxPublishers: .max(2)) { index in
@@ -68,8 +68,8 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func unlimitedMaxPublishersAsksTheOuterForEverythingOnce() {
-        let outer = OpsBProbe<Int, TestError>()
-        let inner = Inner()
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inner = Inner(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap { _ in inner }.subscribe(recorder)
         #expect(outer.requests == [.unlimited])
@@ -80,8 +80,8 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func innerFailureFailsAtOnceAndCancelsTheOuterAndTheOtherInners() {
-        let outer = OpsBProbe<Int, TestError>()
-        let inners = (0..<3).map { _ in Inner() }
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<3).map { _ in Inner(releasesSubscriberOnCompletion: true) }
         let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap { inners[$0] }.subscribe(recorder)
 
@@ -96,8 +96,8 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func outerFailureFailsAtOnceAndCancelsTheInners() {
-        let outer = OpsBProbe<Int, TestError>()
-        let inners = (0..<2).map { _ in Inner() }
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<2).map { _ in Inner(releasesSubscriberOnCompletion: true) }
         let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap { inners[$0] }.subscribe(recorder)
 
@@ -112,7 +112,7 @@ struct OperatorsFlatMapTests {
 
     @Test func demandFollowsCombineOneValueRequestedPerInner() {
         let outer = PassthroughSubject<Int, TestError>()
-        let inners = (0..<2).map { _ in Inner() }
+        let inners = (0..<2).map { _ in Inner(releasesSubscriberOnCompletion: true) }
         let recorder = TestRecorder<String, TestError>(initialDemand: .max(1), releasesSubscription: [])
         outer.flatMap { inners[$0] }.subscribe(recorder)
 
@@ -137,8 +137,8 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func cancelCancelsTheOuterAndEveryInner() {
-        let outer = OpsBProbe<Int, TestError>()
-        let inners = (0..<2).map { _ in Inner() }
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<2).map { _ in Inner(releasesSubscriberOnCompletion: true) }
         var transformed = 0
         let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap { index -> Inner in

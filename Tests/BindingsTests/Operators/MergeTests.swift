@@ -83,7 +83,7 @@ struct OperatorsMergeTests {
     }
 
     @Test func failureCancelsTheOtherUpstreams() {
-        let probes = (0..<3).map { _ in OpsBProbe<Int, TestError>() }
+        let probes = (0..<3).map { _ in TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true) }
         let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         Publishers.MergeMany(probes).subscribe(recorder)
 
@@ -95,8 +95,8 @@ struct OperatorsMergeTests {
     }
 
     @Test func demandFollowsCombineOneValueRequestedPerUpstream() {
-        let a = OpsBProbe<Int, Never>()
-        let b = OpsBProbe<Int, Never>()
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [])
         a.merge(with: b).subscribe(recorder)
         #expect(a.requests == [.max(1)])
@@ -123,7 +123,7 @@ struct OperatorsMergeTests {
     }
 
     @Test func upstreamsSubscribedAfterUnlimitedDemandAreAskedForUnlimited() {
-        let a = OpsBProbe<Int, Never>()
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, Never>(initialDemand: .unlimited, releasesSubscription: [])
         a.merge(with: a).subscribe(recorder)
         #expect(a.requests == [.unlimited, .unlimited])
@@ -163,8 +163,8 @@ struct OperatorsMergeTests {
     }
 
     @Test func cancelCancelsEveryUpstreamAndStopsDelivery() {
-        let a = OpsBProbe<Int, Never>()
-        let b = OpsBProbe<Int, Never>()
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [])
         a.merge(with: b).subscribe(recorder)
 

@@ -6,12 +6,12 @@ import Testing
 // The type name starts with "Operators" so that `swift test --filter Operators` selects it.
 @Suite("Operators: switchToLatest")
 struct OperatorsSwitchToLatestTests {
-    typealias Inner = OpsBProbe<Int, TestError>
+    typealias Inner = TestPublisher<Int, TestError>
 
     @Test func deliversOnlyTheLatestInnerAndCancelsTheReplacedOne() {
         let outer = PassthroughSubject<Inner, TestError>()
-        let first = Inner()
-        let second = Inner()
+        let first = Inner(releasesSubscriberOnCompletion: true)
+        let second = Inner(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
@@ -62,7 +62,7 @@ struct OperatorsSwitchToLatestTests {
         // The outer first.
         do {
             let outer = PassthroughSubject<Inner, TestError>()
-            let inner = Inner()
+            let inner = Inner(releasesSubscriberOnCompletion: true)
             let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
             outer.switchToLatest().subscribe(recorder)
             outer.send(inner)
@@ -75,7 +75,7 @@ struct OperatorsSwitchToLatestTests {
         // The inner first.
         do {
             let outer = PassthroughSubject<Inner, TestError>()
-            let inner = Inner()
+            let inner = Inner(releasesSubscriberOnCompletion: true)
             let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
             outer.switchToLatest().subscribe(recorder)
             outer.send(inner)
@@ -95,8 +95,8 @@ struct OperatorsSwitchToLatestTests {
         // A replaced inner finishing does not count.
         do {
             let outer = PassthroughSubject<Inner, TestError>()
-            let first = Inner()
-            let second = Inner()
+            let first = Inner(releasesSubscriberOnCompletion: true)
+            let second = Inner(releasesSubscriberOnCompletion: true)
             let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
             outer.switchToLatest().subscribe(recorder)
             outer.send(first)
@@ -110,8 +110,8 @@ struct OperatorsSwitchToLatestTests {
     }
 
     @Test func innerFailureFailsAtOnceAndCancelsTheOuter() {
-        let outer = OpsBProbe<Inner, TestError>()
-        let inner = Inner()
+        let outer = TestPublisher<Inner, TestError>(releasesSubscriberOnCompletion: true)
+        let inner = Inner(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
@@ -119,14 +119,14 @@ struct OperatorsSwitchToLatestTests {
         inner.send(1)
         inner.send(completion: .failure(TestError(4)))
         #expect(outer.cancelCount == 1)
-        outer.send(Inner())                  // sent after cancel: ignored
+        outer.send(Inner(releasesSubscriberOnCompletion: true))                  // sent after cancel: ignored
         outer.send(completion: .finished)
         #expect(recorder.events == [.value(1), .failure(TestError(4))])
     }
 
     @Test func outerFailureFailsAtOnceAndCancelsTheInner() {
-        let outer = OpsBProbe<Inner, TestError>()
-        let inner = Inner()
+        let outer = TestPublisher<Inner, TestError>(releasesSubscriberOnCompletion: true)
+        let inner = Inner(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
@@ -139,9 +139,9 @@ struct OperatorsSwitchToLatestTests {
     }
 
     @Test func demandGoesToTheCurrentInnerAndWhatIsLeftToTheNextOne() {
-        let outer = OpsBProbe<Inner, TestError>()
-        let first = Inner()
-        let second = Inner()
+        let outer = TestPublisher<Inner, TestError>(releasesSubscriberOnCompletion: true)
+        let first = Inner(releasesSubscriberOnCompletion: true)
+        let second = Inner(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, TestError>(initialDemand: .max(2), releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
         #expect(outer.requests == [.unlimited])
@@ -163,7 +163,7 @@ struct OperatorsSwitchToLatestTests {
 
     @Test func demandReturnedFromReceiveGoesToTheCurrentInner() {
         let outer = PassthroughSubject<Inner, TestError>()
-        let inner = Inner()
+        let inner = Inner(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, TestError>(initialDemand: .max(1), demandPerValue: .max(1), releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
         outer.send(inner)
@@ -174,8 +174,8 @@ struct OperatorsSwitchToLatestTests {
     }
 
     @Test func cancelCancelsTheOuterAndTheCurrentInner() {
-        let outer = OpsBProbe<Inner, TestError>()
-        let inner = Inner()
+        let outer = TestPublisher<Inner, TestError>(releasesSubscriberOnCompletion: true)
+        let inner = Inner(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
@@ -192,7 +192,7 @@ struct OperatorsSwitchToLatestTests {
 
     @Test func neverFailingOuterOfFailableInners() {
         let outer = PassthroughSubject<Inner, Never>()
-        let inner = Inner()
+        let inner = Inner(releasesSubscriberOnCompletion: true)
         let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         let switched: Publishers.SwitchToLatest<Inner, Publishers.SetFailureType<PassthroughSubject<Inner, Never>, TestError>> =
             outer.switchToLatest()

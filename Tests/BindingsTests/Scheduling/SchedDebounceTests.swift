@@ -10,9 +10,9 @@ struct SchedDebounceTests {
     /// A debounced pipeline of 100 ms on a ``TestScheduler``.
     private func makePipeline(
         initialDemand: Subscribers.Demand = .unlimited
-    ) -> (TestScheduler, SchedTestPublisher<Int, TestError>, TestRecorder<Int, TestError>) {
+    ) -> (TestScheduler, TestPublisher<Int, TestError>, TestRecorder<Int, TestError>) {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, TestError>()
+        let upstream = TestPublisher<Int, TestError>()
         let recorder = TestRecorder<Int, TestError>(initialDemand: initialDemand, releasesSubscription: [])
         upstream.debounce(for: .milliseconds(100), scheduler: scheduler).subscribe(recorder)
         return (scheduler, upstream, recorder)

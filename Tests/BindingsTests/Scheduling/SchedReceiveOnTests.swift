@@ -20,7 +20,7 @@ struct SchedReceiveOnTests {
     }
 
     @Test func immediateSchedulerQueuesReentrantValuesBehindTheCurrentOne() {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         var depth = 0
         var log: [String] = []
         let sink = upstream.receive(on: ImmediateScheduler.shared).sink { value in
@@ -37,7 +37,7 @@ struct SchedReceiveOnTests {
 
     @Test func testSchedulerDeliversValuesAndCompletionOnlyWhenItRuns() {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, TestError>()
+        let upstream = TestPublisher<Int, TestError>()
         let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         upstream.receive(on: scheduler).subscribe(recorder)
         #expect(upstream.log == [.subscribed, .request(.unlimited)])
@@ -59,7 +59,7 @@ struct SchedReceiveOnTests {
 
     @Test func demandGoesUpstreamAndDemandFromValuesFollowsTheirDelivery() {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, TestError>()
+        let upstream = TestPublisher<Int, TestError>()
         let recorder = TestRecorder<Int, TestError>(initialDemand: .max(2), demandPerValue: .max(1), releasesSubscription: [])
         upstream.receive(on: scheduler).subscribe(recorder)
         #expect(upstream.log == [.subscribed, .request(.max(2))])
@@ -74,7 +74,7 @@ struct SchedReceiveOnTests {
 
     @Test func cancelDropsPendingValuesAndCompletionAndCancelsUpstream() {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, TestError>()
+        let upstream = TestPublisher<Int, TestError>()
         let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         upstream.receive(on: scheduler).subscribe(recorder)
         upstream.send(1)
@@ -86,7 +86,7 @@ struct SchedReceiveOnTests {
         #expect(recorder.events == [.value(1)])
         #expect(upstream.log == [.subscribed, .request(.unlimited)])   // upstream already finished
 
-        let second = SchedTestPublisher<Int, TestError>()
+        let second = TestPublisher<Int, TestError>()
         let secondRecorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         second.receive(on: scheduler).subscribe(secondRecorder)
         second.send(1)

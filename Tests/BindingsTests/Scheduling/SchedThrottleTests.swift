@@ -9,9 +9,9 @@ struct SchedThrottleTests {
     /// A pipeline throttled to 100 ms on a ``TestScheduler``.
     private func makePipeline(
         latest: Bool, initialDemand: Subscribers.Demand = .unlimited
-    ) -> (TestScheduler, SchedTestPublisher<Int, TestError>, TestRecorder<Int, TestError>) {
+    ) -> (TestScheduler, TestPublisher<Int, TestError>, TestRecorder<Int, TestError>) {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, TestError>()
+        let upstream = TestPublisher<Int, TestError>()
         let recorder = TestRecorder<Int, TestError>(initialDemand: initialDemand, releasesSubscription: [])
         upstream.throttle(for: .milliseconds(100), scheduler: scheduler, latest: latest).subscribe(recorder)
         return (scheduler, upstream, recorder)

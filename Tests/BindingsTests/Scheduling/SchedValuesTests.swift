@@ -15,7 +15,7 @@ struct SchedValuesTests {
     }
 
     @Test func requestsOneValuePerNextAndEndsOnCompletion() async {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         let consumer = Task {
             var collected: [Int] = []
             for await value in upstream.values { collected.append(value) }
@@ -35,7 +35,7 @@ struct SchedValuesTests {
     }
 
     @Test func aNextBeforeTheSubscriptionIsRequestedWhenItArrives() async {
-        let upstream = SchedTestPublisher<String, Never>(subscribesAtOnce: false)
+        let upstream = TestPublisher<String, Never>(subscribesAtOnce: false)
         let subscriber = ValuesSubscriber<String, Never>()
         upstream.subscribe(subscriber)
         let delivery = await withUnsafeContinuation { continuation in
@@ -49,7 +49,7 @@ struct SchedValuesTests {
     }
 
     @Test func throwsTheFailureAfterTheValuesThenEnds() async {
-        let upstream = SchedTestPublisher<Int, TestError>()
+        let upstream = TestPublisher<Int, TestError>()
         let consumer = Task { () -> ([Int], TestError?) in
             var collected: [Int] = []
             do throws(TestError) {
@@ -85,7 +85,7 @@ struct SchedValuesTests {
     }
 
     @Test func cancellingTheConsumingTaskEndsTheSequenceAndCancelsUpstream() async {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         let consumer = Task {
             var collected: [Int] = []
             for await value in upstream.values { collected.append(value) }
@@ -101,7 +101,7 @@ struct SchedValuesTests {
     }
 
     @Test func cancellingTheThrowingConsumerEndsWithoutAnError() async {
-        let upstream = SchedTestPublisher<Int, TestError>()
+        let upstream = TestPublisher<Int, TestError>()
         let consumer = Task { () -> ([Int], TestError?) in
             var collected: [Int] = []
             do throws(TestError) {
@@ -120,7 +120,7 @@ struct SchedValuesTests {
     }
 
     @Test func anAlreadyCancelledTaskGetsNilAndCancelsUpstream() async {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         let consumer = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             var collected: [Int] = []
@@ -132,7 +132,7 @@ struct SchedValuesTests {
     }
 
     @Test func leavingTheLoopCancelsTheSubscription() async {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         let consumer = Task {
             var collected: [Int] = []
             for await value in upstream.values {
