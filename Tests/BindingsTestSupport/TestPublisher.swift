@@ -1,13 +1,6 @@
 import Bindings
 import Foundation
 
-/// What a ``TestPublisher``'s subscriber did to it.
-package enum UpstreamEvent: Equatable, Sendable {
-    case subscribed
-    case request(Subscribers.Demand)
-    case cancel
-}
-
 /// The one hand-driven upstream of the test suites: it records what its subscriber asks of
 /// it (``log``), and sends exactly what the test tells it to, synchronously and whatever
 /// the demand, so that tests can see whether an operator honours demand and cancellation
@@ -38,15 +31,10 @@ package final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked
     package var log: [UpstreamEvent] { lock.withLock { recorded } }
 
     /// The demands requested, in order.
-    package var requests: [Subscribers.Demand] {
-        log.compactMap { event in
-            if case .request(let demand) = event { return demand }
-            return nil
-        }
-    }
+    package var requests: [Subscribers.Demand] { log.requests }
 
     /// How many times the subscription was cancelled.
-    package var cancelCount: Int { log.filter { $0 == .cancel }.count }
+    package var cancelCount: Int { log.cancelCount }
 
     /// Whether a subscriber is attached (and not let go after a completion).
     package var isSubscribed: Bool { lock.withLock { subscriber != nil } }

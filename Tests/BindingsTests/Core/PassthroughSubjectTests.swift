@@ -2,14 +2,6 @@ import BindingsTestSupport
 import Testing
 @testable import Bindings
 
-/// A subscription that records what it is asked; thread-confined.
-private final class UpstreamSubscription: Subscription {
-    var requests: [Subscribers.Demand] = []
-    var cancels = 0
-    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-    func cancel() { cancels += 1 }
-}
-
 @Suite struct CorePassthroughSubjectTests {
     // MARK: Demand
 
@@ -283,10 +275,10 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func sendSubscriptionRequestsUnlimited() {
         let subject = PassthroughSubject<Int, Never>()
-        let upstream = UpstreamSubscription()
+        let upstream = TestSubscription()
         subject.send(subscription: upstream)
         #expect(upstream.requests == [.unlimited])
-        #expect(upstream.cancels == 0)
+        #expect(upstream.cancelCount == 0)
     }
 
     @Test func publisherSubscribeSubjectRepublishesValuesAndCompletion() {
@@ -335,12 +327,12 @@ private final class UpstreamSubscription: Subscription {
     }
 
     @Test func subjectDeinitCancelsItsUpstreams() {
-        let upstream = UpstreamSubscription()
+        let upstream = TestSubscription()
         do {
             let subject = PassthroughSubject<Int, Never>()
             subject.send(subscription: upstream)
         }
-        #expect(upstream.cancels == 1)
+        #expect(upstream.cancelCount == 1)
     }
 
     // MARK: Threads

@@ -2,14 +2,6 @@ import BindingsTestSupport
 import Testing
 @testable import Bindings
 
-/// A subscription that records what it is asked.
-private final class RecordingSubscription: Subscription {
-    var requests: [Subscribers.Demand] = []
-    var cancels = 0
-    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-    func cancel() { cancels += 1 }
-}
-
 /// What a sink's closures saw.
 private typealias SinkEvent = RecordedEvent<Int, TestError>
 
@@ -158,43 +150,43 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func requestsUnlimitedOnceAndCancelsASecondSubscription() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
-        let first = RecordingSubscription()
-        let second = RecordingSubscription()
+        let first = TestSubscription()
+        let second = TestSubscription()
         sink.receive(subscription: first)
         sink.receive(subscription: second)
         #expect(first.requests == [.unlimited])
-        #expect(first.cancels == 0)
+        #expect(first.cancelCount == 0)
         #expect(second.requests == [])
-        #expect(second.cancels == 1)
+        #expect(second.cancelCount == 1)
         sink.cancel()
         sink.cancel()
-        #expect(first.cancels == 1)
+        #expect(first.cancelCount == 1)
         #expect(sink.description == "Sink")
     }
 
     @Test func subscriptionArrivingAfterCancelIsCancelled() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
         sink.cancel()
-        let subscription = RecordingSubscription()
+        let subscription = TestSubscription()
         sink.receive(subscription: subscription)
         #expect(subscription.requests == [])
-        #expect(subscription.cancels == 1)
+        #expect(subscription.cancelCount == 1)
     }
 
     @Test func completionIsDeliveredOnceAndNotCancelledAfterwards() {
         var completions = 0
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in completions += 1 }, receiveValue: { _ in })
-        let subscription = RecordingSubscription()
+        let subscription = TestSubscription()
         sink.receive(subscription: subscription)
         sink.receive(completion: .finished)
         sink.receive(completion: .finished)
         sink.cancel()
         #expect(completions == 1)
-        #expect(subscription.cancels == 0)
+        #expect(subscription.cancelCount == 0)
         // A subscription arriving after the end is refused.
-        let late = RecordingSubscription()
+        let late = TestSubscription()
         sink.receive(subscription: late)
-        #expect(late.cancels == 1)
+        #expect(late.cancelCount == 1)
         #expect(late.requests == [])
     }
 
@@ -286,17 +278,17 @@ private final class FinishOnDemand: Publisher, Subscription {
     @Test func requestsUnlimitedAndCancelsUpstreamOnce() {
         let target = Canary()
         let assign = Subscribers.Assign(object: target, keyPath: \Canary.value)
-        let subscription = RecordingSubscription()
-        let second = RecordingSubscription()
+        let subscription = TestSubscription()
+        let second = TestSubscription()
         assign.receive(subscription: subscription)
         assign.receive(subscription: second)
         #expect(subscription.requests == [.unlimited])
-        #expect(second.cancels == 1)
+        #expect(second.cancelCount == 1)
         #expect(assign.receive(1) == .none)
         #expect(target.value == 1)
         assign.cancel()
         assign.cancel()
-        #expect(subscription.cancels == 1)
+        #expect(subscription.cancelCount == 1)
         // After cancel, values change nothing.
         _ = assign.receive(2)
         #expect(target.value == 1)

@@ -2,14 +2,6 @@ import BindingsTestSupport
 import Testing
 @testable import Bindings
 
-/// A subscription that records what it is asked.
-private final class ProbeSubscription: Subscription {
-    var requests: [Subscribers.Demand] = []
-    var cancels = 0
-    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-    func cancel() { cancels += 1 }
-}
-
 /// A publisher that counts its subscribers, to check that erasure forwards to it once.
 private struct CountingPublisher: Publisher {
     typealias Output = Int
@@ -103,7 +95,7 @@ private struct CountingPublisher: Publisher {
         let recorder = TestRecorder<Int, TestError>(initialDemand: .max(2), demandPerValue: .max(3), recordsSubscription: true)
         let erased = AnySubscriber(recorder)
         #expect(erased.combineIdentifier == recorder.combineIdentifier)
-        let subscription = ProbeSubscription()
+        let subscription = TestSubscription()
         erased.receive(subscription: subscription)
         #expect(subscription.requests == [.max(2)])
         #expect(erased.receive(4) == .max(3))
@@ -138,7 +130,7 @@ private struct CountingPublisher: Publisher {
 
     @Test func closureDefaultsRequestNothing() {
         let subscriber = AnySubscriber<Int, Never>()
-        let subscription = ProbeSubscription()
+        let subscription = TestSubscription()
         subscriber.receive(subscription: subscription)
         #expect(subscription.requests == [])
         #expect(subscriber.receive(1) == .none)
@@ -151,7 +143,7 @@ private struct CountingPublisher: Publisher {
         let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         subject.subscribe(recorder)
         let subscriber = AnySubscriber(subject)
-        let upstream = ProbeSubscription()
+        let upstream = TestSubscription()
         subscriber.receive(subscription: upstream)
         #expect(upstream.requests == [.unlimited])
         #expect(subscriber.receive(1) == .none)
