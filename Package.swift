@@ -12,9 +12,7 @@ let package = Package(
         .executable(name: "bindings-demo", targets: ["bindings-demo"]),
     ],
     targets: [
-        // Linux's membarrier(2), which Swift cannot call directly (see AsymmetricFence.swift).
-        .target(name: "CBindingsSupport"),
-        .target(name: "Bindings", dependencies: ["CBindingsSupport"]),
+        .target(name: "Bindings"),
         .target(name: "FoundationBindings", dependencies: ["Bindings"]),
         .executableTarget(name: "bindings-demo", dependencies: ["Bindings", "FoundationBindings"]),
         // The helpers every test suite shares (recorders, locks, counters, thread helpers).

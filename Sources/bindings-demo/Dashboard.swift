@@ -9,8 +9,9 @@ import Glibc
 #endif
 
 final class Dashboard: @unchecked Sendable {
-    // `@unchecked Sendable`: every stored property is only touched on `queue` (after
-    // `init`), which is how a model confined to one thread is used.
+    // `@unchecked Sendable`: `machine`, `screen`, `banner` and `running` are only touched
+    // on `queue` after `init` (`start()` enters it with `sync`); `queue`, `options`: `let`s
+    // of `Sendable` types. That is how a model confined to one thread is used.
     private let queue = DispatchQueue(label: "bindings-demo")
     private let options: Options
     private let machine = Machine()

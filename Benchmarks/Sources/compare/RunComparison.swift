@@ -82,8 +82,36 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         ]
     }
 
+    // The paths users take (issue #12).
+    let liftedBinding = Comparison("bind_lifted") { [
+        Side("Bindings", BindingsPathCases.liftedBinding(counter)),
+        Side("OpenCombine", OpenCombinePathCases.liftedAssign(counter)),
+    ] }
+    let createRelease = Comparison("bind_create_release") { [
+        Side("Bindings", BindingsPathCases.createBindRelease(counter)),
+        Side("OpenCombine", OpenCombinePathCases.createAssignRelease(counter)),
+    ] }
+    let computedBinding = Comparison("computed_bind") { [Side("Bindings", BindingsPathCases.computedBinding(counter))] }
+    let computedSubscribeCancel = Comparison("computed_subscribe_cancel") { [
+        Side("Bindings", BindingsPathCases.computedSubscribeCancel(counter)),
+    ] }
+    let observeOldNew = Comparison("observe_old_new") { [Side("Bindings", BindingsPathCases.observeOldNew(counter))] }
+    let observableValue = Comparison("observable_value") { [
+        Side("Bindings", BindingsPathCases.observableValue(counter)),
+    ] }
+    let chain = Comparison("chain_map_filter") { [
+        Side("Bindings", BindingsPathCases.mapFilterChain(counter)),
+        Side("OpenCombine", OpenCombinePathCases.mapFilterChain(counter)),
+    ] }
+    let manyModels = Comparison("many_models") { [
+        Side("Bindings", BindingsPathCases.manyModels(counter, models: 20_000)),
+        Side("OpenCombine", OpenCombinePathCases.manyModels(counter, models: 20_000)),
+    ] }
+
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
-               computed, genericSink, observe, binding, floors, wide, cancelOne]
+               computed, genericSink, observe, binding, floors, wide, cancelOne,
+               liftedBinding, createRelease, computedBinding, computedSubscribeCancel, observeOldNew,
+               observableValue, chain, manyModels]
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
         writeToStandardError("compare: no comparison is called \(only); see --help\n")
@@ -129,7 +157,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     func addBindingsOnly(_ name: String, _ value: Double, note: String) {
         timings.add([name, formatNanoseconds(value), note, "", "", ""])
     }
-    addTimed("set + notify, 1 subscriber (`@Observed`/`@Published`, `sink`)", setNotify, bar: 20)
+    addTimed("set + notify, 1 subscriber (`@Observed`/`@Published`, `sink`)", setNotify, bar: 15)
     addTimed("set, nobody observing", setUnobserved, bar: 20)
     addTimed("set, after every observer cancelled", setAfterLeft, bar: nil)
     addTimed("per subscriber, 100 subscribers (one set / 100)", perSubscriber, bar: 10)
@@ -142,6 +170,33 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     addTimed("`<~` binding into an owner (OpenCombine: `assign(to:on:)`), set + deliver", binding, bar: nil)
     addBindingsOnly("floor: direct closure call", floors[0], note: "")
     addBindingsOnly("floor: plain stored property set", floors[1], note: "")
+
+    // The paths users take: ratios against OpenCombine, or against our own `$x.sink`.
+    var paths = Table(["the paths users take (ns per op)", "Bindings", "compared with", "ratio", "bar", "met"])
+    let sinkFigure = setNotify[0]
+    func addPath(_ name: String, _ value: Double, against other: Double, speedupAtLeast bar: Double) {
+        let ratio = other / value
+        paths.add([name, formatNanoseconds(value), "OpenCombine " + formatNanoseconds(other),
+                   formatRatio(ratio, suffix: "x"), ">= \(Int(bar))x", verdict(ratio >= bar)])
+    }
+    func addRelative(_ name: String, _ value: Double, atMost bar: Double) {
+        let ratio = value / sinkFigure
+        paths.add([name, formatNanoseconds(value), "`$x.sink` " + formatNanoseconds(sinkFigure),
+                   formatRatio(ratio), "<= \(Int(bar))", verdict(ratio <= bar)])
+    }
+    // Both of Bindings' subjects against OpenCombine's `CurrentValueSubject.send`: the slower counts.
+    let slowerSubject = max(subject[0], observableValue[0])
+    addPath("`<~` Int into an owner, set + deliver (OpenCombine: `assign(to:on:)`)", binding[0], against: binding[1], speedupAtLeast: 10)
+    addPath("`<~` String into String?, set + deliver (OpenCombine: `map(Optional.init).assign`)", liftedBinding[0], against: liftedBinding[1], speedupAtLeast: 8)
+    addPath("an owner with 3 `<~` bindings, created and released (OpenCombine: 3 `assign` + `store(in:)`)", createRelease[0], against: createRelease[1], speedupAtLeast: 3)
+    addPath("`publisher(for: \\.child.value).sink`, set child.value (OpenCombine: `switchToLatest`)", nested[0], against: nested[1], speedupAtLeast: 5)
+    addRelative("computed key path (2 dependencies), set + notify", computed[0], atMost: 6)
+    addRelative("`<~` of that computed key path, set + deliver", computedBinding[0], atMost: 8)
+    addRelative("`publisher(for: computed).sink` + `cancel()`", computedSubscribeCancel[0], atMost: 100)
+    addRelative("`observe(_:options: [.old, .new])` handler, set", observeOldNew[0], atMost: 3)
+    addPath("`ObservableValue.update` (\(formatNanoseconds(observableValue[0]))) and `CurrentValueSubject.send` (\(formatNanoseconds(subject[0]))), 1 sink: the slower", slowerSubject, against: subject[1], speedupAtLeast: 4)
+    addPath("`$x.map { }.filter { }.sink { }`, set (OpenCombine: the same on `@Published`)", chain[0], against: chain[1], speedupAtLeast: 8)
+    addPath("20,000 models, one `$x.sink` each, set each once", manyModels[0], against: manyModels[1], speedupAtLeast: 10)
 
     let wideRatio = wide[1] / wide[0]
     let cancelRatio = cancelOne[1] / cancelOne[0]
@@ -181,6 +236,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
 
         \(timings.render())
 
+        \(paths.render())
+
         \(scaling.render())
 
         \(memory.render())
@@ -205,6 +262,11 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
           alive, all in the caches: the difference is cache misses, not work that grows with N.
         - `<~`: `target.reactive.number <~ model.reactive.value`, then sets; OpenCombine's row is
           `model.$value.assign(to: \\.number, on: target)`.
+        - the paths users take: `<~` Int is the `<~` row above; `<~` String sets one of four names into a
+          `String?`; an owner with 3 bindings is made, bound (`number` and `other` to an Int, `text` to a
+          String) and released, against 3 `assign(to:on:)` stored in a set that ends with it; computed key
+          paths are `sum` (a + b), set through `a`; the subject row counts the slower of Bindings' two; the
+          chain maps and filters every value; 20,000 models each have one sink and are set in turn.
         - one of 1,000 properties: a set of the middle property of a model whose 1,000 @Observed
           properties each have a `sink` subscriber, against the 1-property model.
         - bytes per subscription: mallinfo2().uordblks (bytes in use, chunk headers included) after
@@ -223,6 +285,26 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     json.add("allocations_per_notification", [("bindings", allocationsB), ("opencombine", allocationsOC)])
     json.add("set_one_of_1000_properties_vs_1", [("bindings_ns_1", wide[0]), ("bindings_ns_1000", wide[1]), ("ratio", wideRatio)])
     json.add("cancel_one_of_100000_vs_10", [("bindings_ns_10", cancelOne[0]), ("bindings_ns_100000", cancelOne[1]), ("ratio", cancelRatio)])
+    func pair(_ comparison: Comparison) -> [(String, Double)] {
+        [("bindings_ns", comparison[0]), ("opencombine_ns", comparison[1]), ("speedup", speedup(comparison))]
+    }
+    func relative(_ value: Double) -> [(String, Double)] {
+        [("bindings_ns", value), ("sink_ns", sinkFigure), ("ratio", value / sinkFigure)]
+    }
+    json.add("bind_set_deliver", pair(binding))
+    json.add("bind_lifted_set_deliver", pair(liftedBinding))
+    json.add("bind_create_release_3", pair(createRelease))
+    json.add("nested_set_notify", pair(nested))
+    json.add("computed_set_notify_vs_sink", relative(computed[0]))
+    json.add("computed_bind_vs_sink", relative(computedBinding[0]))
+    json.add("computed_subscribe_cancel_vs_sink", relative(computedSubscribeCancel[0]))
+    json.add("observe_old_new_vs_sink", relative(observeOldNew[0]))
+    json.add("current_value_send", [
+        ("bindings_ns", slowerSubject), ("observable_value_ns", observableValue[0]),
+        ("current_value_subject_ns", subject[0]), ("opencombine_ns", subject[1]), ("speedup", subject[1] / slowerSubject),
+    ])
+    json.add("chain_map_filter", pair(chain))
+    json.add("many_models_20k", pair(manyModels))
 
     return ComparisonReport(text: text, json: json.render())
 }

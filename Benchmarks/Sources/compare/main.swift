@@ -33,7 +33,9 @@ while let argument = arguments.popFirst() {
               --only KEY    run one comparison, for profiling: set_notify, set_unobserved,
                             set_after_observers_left, per_subscriber, subscribe_cancel, nested,
                             subject, computed, generic_sink, observe, binding, floors, wide,
-                            cancel_one, memory
+                            cancel_one, bind_lifted, bind_create_release, computed_bind,
+                            computed_subscribe_cancel, observe_old_new, observable_value,
+                            chain_map_filter, many_models, memory
               --single-threaded
                             measure in a process that never started a second thread
                             (glibc then skips the atomic instructions of its mutexes; no

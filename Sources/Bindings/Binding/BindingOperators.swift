@@ -21,10 +21,15 @@ infix operator <~ : BindingPrecedence
 /// ```
 /// Only publishers that cannot fail can be bound. The binding is stored in the owner's
 /// `subscriptions`; binding to an owner that is already gone does nothing.
-@discardableResult
+///
+/// Inlinable, so that a binding from a property publisher (`$property`,
+/// `model.reactive.property`, `publisher(for:)`, an `ObservableValue`) is made where the
+/// types are known and registers straight on the property's channel (see
+/// `PropertyBinding.swift`).
+@inlinable @discardableResult
 public func <~ <Target: BindingTargetConvertible, Source: Publisher>(target: Target, source: Source) -> AnyCancellable
 where Source.Output == Target.Input, Source.Failure == Never {
-    target.bindingSink.bind(source)
+    bind(source, to: target.bindingSink)
 }
 
 /// Binds a publisher of `T` to a target of `T?`, lifting each value.
@@ -32,10 +37,10 @@ where Source.Output == Target.Input, Source.Failure == Never {
 /// ```swift
 /// label.reactive.text <~ person.reactive.fullName   // String into String?
 /// ```
-@discardableResult
+@inlinable @discardableResult
 public func <~ <Target: BindingTargetConvertible, Source: Publisher>(target: Target, source: Source) -> AnyCancellable
 where Target.Input == Source.Output?, Source.Failure == Never {
-    target.bindingSink.bind(source.map { Optional($0) })
+    bindLifted(source, to: target.bindingSink)
 }
 
 /// Binds `source` to `target`, written left to right: the same as `target <~ source`.
@@ -43,15 +48,34 @@ where Target.Input == Source.Output?, Source.Failure == Never {
 /// ```swift
 /// person.reactive.fullName ~> label.reactive.text
 /// ```
-@discardableResult
+@inlinable @discardableResult
 public func ~> <Source: Publisher, Target: BindingTargetConvertible>(source: Source, target: Target) -> AnyCancellable
 where Source.Output == Target.Input, Source.Failure == Never {
-    target.bindingSink.bind(source)
+    bind(source, to: target.bindingSink)
 }
 
 /// Binds a publisher of `T` to a target of `T?`, written left to right.
-@discardableResult
+@inlinable @discardableResult
 public func ~> <Source: Publisher, Target: BindingTargetConvertible>(source: Source, target: Target) -> AnyCancellable
 where Target.Input == Source.Output?, Source.Failure == Never {
-    target.bindingSink.bind(source.map { Optional($0) })
+    bindLifted(source, to: target.bindingSink)
+}
+
+/// What `<~` and `~>` do: straight on the channel for a property publisher, otherwise
+/// through a subscriber.
+@inlinable
+func bind<Owner: BindingOwner, Source: Publisher>(_ source: Source, to sink: BindingSink<Owner, Source.Output>) -> AnyCancellable
+where Source.Failure == Never {
+    if let binding = source._bindingChannel(), let bound = sink.bindProperty(binding, { $0 }) { return bound }
+    return sink.bind(source)
+}
+
+/// The same for a target of `T?` and a source of `T`.
+@inlinable
+func bindLifted<Owner: BindingOwner, Source: Publisher>(_ source: Source, to sink: BindingSink<Owner, Source.Output?>) -> AnyCancellable
+where Source.Failure == Never {
+    if let binding = source._bindingChannel(), let bound = sink.bindProperty(binding, { Optional($0) }) {
+        return bound
+    }
+    return sink.bind(source.map { Optional($0) })
 }

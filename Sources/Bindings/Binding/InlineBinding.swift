@@ -7,14 +7,37 @@ extension Publisher where Failure == Never {
     /// person.reactive.firstName.bind(to: label) { label, name in label.text = name }
     /// ```
     /// `isolation` is the caller's: bound on the main actor, the closure is main-actor
-    /// isolated, so it only ever runs on the main thread (see ``BindingSink``).
+    /// isolated, so it only ever runs on the main thread (see ``BindingSink``); bound
+    /// elsewhere, it runs on the thread that sends each value. The compiler picks this
+    /// overload for targets whose conformance to ``BindingOwner`` is nonisolated.
+    @discardableResult
+    public func bind<Target: BindingOwner & SendableMetatype>(
+        to target: Target, isolation: isolated (any Actor)? = #isolation,
+        _ receiveValue: @escaping (Target, Output) -> Void
+    ) -> AnyCancellable {
+        BindingSink(
+            owner: target, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue,
+            receiveCompletion: nil
+        ).bind(self)
+    }
+
+    /// Binds this publisher to `target` with a closure, for a target whose conformance to
+    /// ``BindingOwner`` may be isolated (a main-actor owner, or a generic owner type).
+    ///
+    /// ```swift
+    /// model.reactive.status.bind(to: statusLine) { line, status in line.text = status }   // on the main actor
+    /// ```
+    /// Bound on the main actor or on the main thread, the closure only ever runs on the
+    /// main thread; bound elsewhere, on the thread that sends each value.
     @discardableResult
     public func bind<Target: BindingOwner>(
         to target: Target, isolation: isolated (any Actor)? = #isolation,
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
-        BindingSink(owner: target, delivery: BindingDelivery(isolation), receiveValue: receiveValue, receiveCompletion: nil)
-            .bind(self)
+        BindingSink(
+            owner: target, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue,
+            receiveCompletion: nil
+        ).bind(self)
     }
 
     /// Binds this publisher to `target`, delivering on `scheduler`.
@@ -22,13 +45,32 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// model.reactive.load.bind(to: view, on: DispatchQueue.main) { view, load in view.show(load) }
     /// ```
+    /// The closure runs on `scheduler`, and (for a closure made on the main actor) on the
+    /// main thread. The compiler picks this overload for targets whose conformance to
+    /// ``BindingOwner`` is nonisolated.
+    @discardableResult
+    public func bind<Target: BindingOwner & SendableMetatype, S: Scheduler>(
+        to target: Target, on scheduler: S, isolation: isolated (any Actor)? = #isolation,
+        _ receiveValue: @escaping (Target, Output) -> Void
+    ) -> AnyCancellable {
+        BindingSink(
+            owner: target, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue,
+            receiveCompletion: nil
+        ).bind(receive(on: scheduler))
+    }
+
+    /// Binds this publisher to `target`, delivering on `scheduler`, for a target whose
+    /// conformance to ``BindingOwner`` may be isolated: bound on the main actor or on the
+    /// main thread, the closure only ever runs on the main thread.
     @discardableResult
     public func bind<Target: BindingOwner, S: Scheduler>(
         to target: Target, on scheduler: S, isolation: isolated (any Actor)? = #isolation,
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
-        BindingSink(owner: target, delivery: BindingDelivery(isolation), receiveValue: receiveValue, receiveCompletion: nil)
-            .bind(receive(on: scheduler))
+        BindingSink(
+            owner: target, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue,
+            receiveCompletion: nil
+        ).bind(receive(on: scheduler))
     }
 
     /// Binds this publisher to a binding target, delivering on `scheduler`.

@@ -15,20 +15,46 @@ extension Reactive where Base: KeyValueObservable {
     }
 }
 
-extension Reactive where Base: BindingOwner {
+extension Reactive where Base: BindingOwner & SendableMetatype {
     /// `owner.reactive.property`: a binding target that sets the value at any writable
-    /// key path of the owner.
+    /// key path of the owner, on the thread that sends each value.
     ///
     /// ```swift
     /// label.reactive.text <~ person.reactive.fullName
     /// ```
+    ///
+    /// The compiler picks this subscript for owners whose conformance to ``BindingOwner``
+    /// is nonisolated: an isolated conformance cannot satisfy `SendableMetatype` (SE-0470).
     @inlinable
     public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Value>) -> BindingSink<Base, Value> {
-        BindingSink(owner: base) { owner, value in owner[keyPath: keyPath] = value }
+        BindingSink(
+            owner: base, delivery: .sendingThread,
+            receiveValue: { owner, value in owner[keyPath: keyPath] = value }, receiveCompletion: nil)
     }
 }
 
-extension Reactive where Base: KeyValueObservable & BindingOwner {
+extension Reactive where Base: BindingOwner {
+    /// `owner.reactive.property` for an owner whose conformance to ``BindingOwner`` may be
+    /// isolated: a main-actor owner (`extension StatusLine: @MainActor BindingOwner {}`),
+    /// or a generic owner type.
+    ///
+    /// ```swift
+    /// status.reactive.text <~ model.reactive.status     // on the main actor
+    /// ```
+    ///
+    /// Made on the main thread (where a main-actor conformance can be used), the target
+    /// only ever sets the property on the main thread: synchronously when the value is
+    /// sent there, otherwise through the main queue, in order. Made on another thread, it
+    /// sets it on the thread that sends each value.
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Value>) -> BindingSink<Base, Value> {
+        BindingSink(
+            owner: base, delivery: .forOwnerOfUnknownIsolation(nil),
+            receiveValue: { owner, value in owner[keyPath: keyPath] = value }, receiveCompletion: nil)
+    }
+}
+
+extension Reactive where Base: KeyValueObservable & BindingOwner & SendableMetatype {
     /// On a base that is both a model and an owner, `base.reactive.property` is both a
     /// publisher of the property and a binding target for it.
     ///
@@ -36,9 +62,25 @@ extension Reactive where Base: KeyValueObservable & BindingOwner {
     /// viewModel.reactive.title <~ input.reactive.text      // as a target
     /// let titles = viewModel.reactive.title                // as a publisher
     /// ```
+    ///
+    /// As a target it sets the property on the thread that sends each value (the owner's
+    /// conformance is nonisolated: an isolated one cannot satisfy `SendableMetatype`).
     @inlinable
     public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Value>) -> ReactiveProperty<Base, Value> {
-        ReactiveProperty(base: base, keyPath: keyPath)
+        ReactiveProperty(base: base, keyPath: keyPath, delivery: .sendingThread)
+    }
+}
+
+extension Reactive where Base: KeyValueObservable & BindingOwner {
+    /// `base.reactive.property` for a model and owner whose conformance to
+    /// ``BindingOwner`` may be isolated (a main-actor view model, or a generic type): a
+    /// publisher of the property and a binding target for it.
+    ///
+    /// As a target made on the main thread, it only ever sets the property on the main
+    /// thread; made on another thread, on the thread that sends each value.
+    @inlinable
+    public subscript<Value>(dynamicMember keyPath: ReferenceWritableKeyPath<Base, Value>) -> ReactiveProperty<Base, Value> {
+        ReactiveProperty(base: base, keyPath: keyPath, delivery: .forOwnerOfUnknownIsolation(nil))
     }
 }
 
@@ -55,9 +97,11 @@ public struct ReactiveProperty<Base: KeyValueObservable & BindingOwner, Value>: 
     public let bindingSink: BindingSink<Base, Value>
 
     @inlinable
-    init(base: Base, keyPath: ReferenceWritableKeyPath<Base, Value>) {
+    init(base: Base, keyPath: ReferenceWritableKeyPath<Base, Value>, delivery: BindingDelivery) {
         publisher = base.publisher(for: keyPath)
-        bindingSink = BindingSink(owner: base) { owner, value in owner[keyPath: keyPath] = value }
+        bindingSink = BindingSink(
+            owner: base, delivery: delivery,
+            receiveValue: { owner, value in owner[keyPath: keyPath] = value }, receiveCompletion: nil)
     }
 
     /// Attaches `subscriber` to the property's publisher: the current value, then every new one.

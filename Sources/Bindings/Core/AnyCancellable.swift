@@ -15,8 +15,9 @@ import Synchronization
 /// exactly once and is released right after it runs. `AnyCancellable` is hashable by
 /// identity so that it can be stored in a `Set`.
 public final class AnyCancellable: Cancellable, Hashable {
-    /// What to cancel, retained (+1) until `cancel()` or `deinit` takes it. One atomic
-    /// word, so that exactly one of any number of racing `cancel()` calls gets it, and so
+    /// What to cancel, retained (+1) until `cancel()` or `deinit` takes it, or the
+    /// channel of a `sink` takes it over when the model goes. One atomic word, so that
+    /// exactly one of any number of racing takers gets it, and so
     /// that an `AnyCancellable` is the smallest object the allocator hands out (its
     /// header and this word: 24 bytes). The library's own subscriptions are targets
     /// themselves; anything else is boxed in one.
@@ -39,9 +40,11 @@ public final class AnyCancellable: Cancellable, Hashable {
     }
 
     deinit {
-        // Alone here: no other thread can be cancelling, so a plain load will do.
-        if let pointer = target.load(ordering: .acquiring) {
-            Unmanaged<CancellationTarget>.fromOpaque(pointer).takeRetainedValue().cancelFromHandle()
+        // An exchange, not a load: a channel may be taking the reference over right now
+        // (its source is gone; see `ChannelObserver.handle`), and only one of the two
+        // may have it.
+        if let pointer = target.exchange(nil, ordering: .acquiringAndReleasing) {
+            Unmanaged<CancellationTarget>.fromOpaque(pointer).takeRetainedValue().handleDeinitialized(self)
         }
     }
 

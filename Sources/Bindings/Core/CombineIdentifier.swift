@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A unique identifier for identifying publisher streams, as in Combine.
 ///
 /// Subscribers that are classes are identified by their object identity; every other
@@ -20,23 +22,12 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
     public var description: String { "0x\(String(rawValue, radix: 16))" }
 
     private static func next() -> UInt64 {
-        counter.withLock { value in
-            value &+= 1
-            // The high bit keeps numbers apart from object addresses.
-            return value | (1 << 63)
-        }
+        // The high bit keeps numbers apart from object addresses.
+        counter.wrappingAdd(1, ordering: .relaxed).newValue | (1 << 63)
     }
 
-    private static let counter = CounterBox()
-}
-
-/// A locked counter; `@unchecked Sendable` because `value` is only touched inside `lock`.
-private final class CounterBox: @unchecked Sendable {
-    private let lock = Lock()
-    private var value: UInt64 = 0
-    func withLock<T>(_ body: (inout UInt64) -> T) -> T {
-        lock.withLock { body(&value) }
-    }
+    /// The last number handed out; only uniqueness matters, so `relaxed` suffices.
+    private static let counter = Atomic<UInt64>(0)
 }
 
 /// A type that provides a ``CombineIdentifier`` for use in debugging publisher streams.

@@ -17,6 +17,29 @@ public protocol Publisher<Output, Failure> {
     /// Implementations call `subscriber.receive(subscription:)` exactly once. Users call
     /// ``subscribe(_:)->()`` instead, which forwards here.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+
+    /// Not for use: the channel that a binding of this publisher can register on
+    /// directly (a property publisher's), or `nil` (every other publisher, the default).
+    /// A requirement, so that `<~` finds it from code specialized for the publisher's type,
+    /// with no dynamic cast.
+    func _bindingChannel() -> _BindingChannel<Output>?
+
+    /// Not for use: subscribes `receiveValue` to every value with unlimited demand, as
+    /// `sink(receiveValue:)` does, fused into one closure registered straight on a
+    /// property's or subject's channel, when this publisher can (a property publisher, a
+    /// subject, or `map`, `filter` and `compactMap` of one); `nil` otherwise (the
+    /// default), and `sink` subscribes as usual. Only called when `Failure` is `Never`.
+    func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable?
+}
+
+extension Publisher {
+    /// Not for use: no channel to bind to directly (see the requirement).
+    @inlinable
+    public func _bindingChannel() -> _BindingChannel<Output>? { nil }
+
+    /// Not for use: no fused `sink` (see the requirement).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? { nil }
 }
 
 extension Publisher {

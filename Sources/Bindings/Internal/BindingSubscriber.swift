@@ -11,26 +11,30 @@ import Synchronization
 /// that this subscriber keeps: the caller may drop it (the binding goes on) or keep it
 /// (the binding still ends with its owner, and releases its closures at once).
 final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, Subscriber, Cancellable, @unchecked Sendable {
-    // `@unchecked Sendable`: `status`, `isolation` and `queued` are atomics; `subscription`
-    // follows the same single-winner protocol as `Subscribers.Sink` (written once before
-    // `status` becomes 1, then only touched by the thread that moves it from 1 to 2 or 3);
-    // `handle` is written once by `bind`, before the subscriber is shared, and read by
-    // nobody after; `sink` is set in `init` and cleared once, by whoever delivers the
-    // completion (or, with values still on their way to the main queue, by the main-queue
-    // block that comes after them), when nothing reads it any more: upstream sends
-    // values and the completion one at a time, and the main queue runs its blocks in order.
+    // `@unchecked Sendable`:
+    // - `status`, `queued`: atomics; `onMainActor`: a `let`.
+    // - `subscription`: written before `status` goes 0 -> 1 (or cleared when that fails),
+    //   then touched only by the one thread that moves `status` on from 1 (as in `Sink`).
+    // - `handle`: written once, by `bind` before the subscriber is shared; never read.
+    // - `sink`: read by the upstream's calls, which come one at a time, and by main-queue
+    //   blocks, which run in order; cleared once, after the last of those: by the thread
+    //   delivering the completion when no block is queued (`queued` is 0, acquiring), else
+    //   by the last block. Its closures, and the owner, run only where `onMainActor`
+    //   allows (the main thread for a sink that may be main-actor isolated; see
+    //   `BindingDelivery`).
 
     typealias Failure = Never
 
     /// The sink; `nil` once the binding has finished, so that what its closures capture
     /// is released then, while the owner (which keeps this subscriber) lives on.
+    /// `@exclusivity(unchecked)`: ordered as the type's comment says; every value reads it.
     @exclusivity(unchecked) private var sink: BindingSink<Owner, Input>?
     /// 0 awaiting a subscription, 1 subscribed, 2 finished (values already on their way
     /// to the main queue still arrive), 3 cancelled (nothing more arrives).
     private let status = Atomic<UInt8>(0)
     private var subscription: (any Subscription)?
-    /// For `.detect` sinks: 0 unknown, 1 runs anywhere, 2 isolated to the main actor.
-    private let isolation = Atomic<UInt8>(0)
+    /// The sink only runs on the main thread (its `delivery` is `.mainActor`).
+    private let onMainActor: Bool
     /// Values sent to the main queue and not delivered yet: while there are any, a value
     /// sent on the main thread queues behind them, so that order holds.
     private let queued = Atomic<Int>(0)
@@ -39,8 +43,8 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
 
     init(sink: BindingSink<Owner, Input>) {
         self.sink = sink
+        onMainActor = sink.delivery == .mainActor
         super.init()
-        if case .mainActor = sink.delivery { isolation.store(2, ordering: .relaxed) }
     }
 
     override func cancelFromHandle() { cancel() }
@@ -75,7 +79,7 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
             cancel()
             return .none
         }
-        if runsHere(owner) {
+        if runsHere {
             sink.receiveValue(owner, input)
         } else {
             enqueueOnMain(Delivery(input))
@@ -92,7 +96,7 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
             finish()
             return
         }
-        if runsHere(owner) {
+        if runsHere {
             sink?.receiveCompletion?(owner)
             finish()
         } else {
@@ -118,31 +122,10 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
         subscription?.cancel()
     }
 
-    /// Whether the sink may run on the current thread now.
-    private func runsHere(_ owner: Owner) -> Bool {
-        switch isolation.load(ordering: .relaxed) {
-        case 1:
-            return true
-        case 2:
-            return queued.load(ordering: .acquiring) == 0 && MainThread.isCurrent
-        default:
-            if MainThread.isCurrent { return queued.load(ordering: .acquiring) == 0 }
-            // Off the main thread, a conformance isolated to the main actor does not
-            // satisfy a dynamic cast: that tells the two kinds of owner apart, once.
-            let anywhere = conformsHere(owner)
-            isolation.store(anywhere ? 1 : 2, ordering: .relaxed)
-            return anywhere
-        }
-    }
-
-    /// Whether `owner`'s `BindingOwner` conformance can be used on this thread. Out of
-    /// line and unoptimized on purpose: specialized for an `Owner` known to conform, `-O`
-    /// folds the cast to `true` and loses the run-time check of the conformance's
-    /// isolation, so that a main-actor owner was set off the main thread in release
-    /// builds only (found by running the suite with `-c release`).
-    @inline(never) @_optimize(none)
-    private func conformsHere(_ owner: Any) -> Bool {
-        owner is any BindingOwner
+    /// Whether the sink may run on the current thread now: anywhere, or for a main-actor
+    /// sink, on the main thread with no earlier value still waiting in the main queue.
+    private var runsHere: Bool {
+        !onMainActor || (queued.load(ordering: .acquiring) == 0 && MainThread.isCurrent)
     }
 
     /// A value (or, with `nil`, the completion) on its way to the main queue.
@@ -175,9 +158,13 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
 
 extension BindingSink {
     /// Subscribes a binding to `source` and stores it in the owner; a no-op (returning an
-    /// inert cancellable) when the owner is already gone. A binding that has already
+    /// inert cancellable) when the owner is already gone. The owner's `subscriptions` is
+    /// touched here, on the binding's thread, where the caller could use the owner's
+    /// conformance: for a conformance isolated to the main actor, that is the main actor
+    /// (a value that uses one stays in the main actor's region: SE-0470). A binding that has already
     /// ended when `subscribe` returns (a finite source such as `Just`) is not stored, so
     /// that binding finite publishers again and again does not grow the owner's storage.
+    @usableFromInline
     func bind<Source: Publisher>(_ source: Source) -> AnyCancellable
     where Source.Output == Input, Source.Failure == Never {
         guard let owner else { return AnyCancellable {} }

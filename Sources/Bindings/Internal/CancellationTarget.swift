@@ -15,6 +15,14 @@ class CancellationTarget {
     /// Cancels the activity. Subclasses override it; the default does nothing.
     @usableFromInline
     func cancelFromHandle() {}
+
+    /// `handle`, which held this target, is being deinitialised: cancels, as Combine's
+    /// `AnyCancellable` does. A target with a second handle that must not cancel when it
+    /// goes (a binding's, returned to its maker) tells the two apart here.
+    @usableFromInline
+    func handleDeinitialized(_ handle: AnyCancellable) {
+        cancelFromHandle()
+    }
 }
 
 /// The target of `AnyCancellable(_:)` with a closure: runs it.

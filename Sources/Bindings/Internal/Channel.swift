@@ -17,60 +17,43 @@ import Darwin
 ///   after the current one: nobody gets a newer event before an older one, and every
 ///   observer's last event is the last one sent ("never stale").
 /// - No lock is held while user code runs, so callbacks may send, subscribe, cancel and
-///   take locks of their own.
+///   take locks of their own, and may hand the source to another thread and wait for it:
+///   whatever that thread does (send, subscribe, cancel, look up the observers) takes the
+///   lock only for a few instructions, and is queued for the delivering thread when it
+///   must come after the current event.
 /// - An observer added during a delivery gets only events sent after it joined; one
-///   cancelled during a delivery gets nothing more and is released right after it.
+///   cancelled during a delivery gets nothing more (from another thread: nothing after
+///   the event in flight) and is released right after the current event.
 /// - Cost of a send: two atomic compare-and-swaps on the channel's state word (one to
 ///   become the deliverer, one to stop), plus a plain call per observer (observers are
 ///   stored unmanaged, so the loop does not retain or release them). With no observers,
-///   the same two. An `ordered` channel stops with a plain store: one compare-and-swap.
+///   the same two.
 ///
-/// ## Ordered channels
-///
-/// An `@Observed` property's channel is *ordered*: the model's isolation orders its sends
-/// and registrations (each happens before the next, SPEC section 6); only removals
-/// (`cancel()`, `invalidate()`, an owner's deinit) come from any thread at any time. So
-/// while a delivery runs, only the delivering thread changes `state`, and it ends the
-/// delivery with a plain store instead of a compare-and-swap (and starts it with one
-/// compare-and-swap that takes the lock, then plain stores).
-///
-/// Another thread that meets a delivery does not touch `state`: a removal (the observer
-/// is marked cancelled first, so nothing more reaches it), or a send or registration (from
-/// a thread that a callback hands the model to, and waits for), is queued on the side
-/// (`side`, under `sideLock`), and is applied by the delivering thread once its current
-/// event is done, like the deferred work of its own callbacks. Nothing queued is left
-/// behind:
-/// - every exclusive section of an ordered channel (a delivery, or the lock held) ends
-///   with its store to `state`, then a look at `sideCount` (with a compiler barrier in
-///   between); if anything is queued, it takes the lock again and applies it
-///   (``applySideQueue(all:)``: the end of a delivery, on the model's isolation, applies
-///   everything; the end of a locked section, which may be a canceller's thread,
-///   applies removals only, so that no user code runs there; sends and registrations
-///   are queued only during a delivery, whose end sees them);
-/// - the queuing thread, after queueing (a read-modify-write of `sideCount`), calls
-///   ``AsymmetricFence/heavy()`` and looks at `state` again. Either the section it met has
-///   ended and its store is visible (then the queuing thread applies the queue itself, if
-///   it gets the lock; if someone else got it first, their section began after the
-///   queueing, and its end sees it), or it has not ended, and then its look at
-///   `sideCount` comes after the barrier, which comes after the queueing, and sees it.
-/// A look-up of the observers (`snapshot()`, for `unbind`) that meets another thread's
-/// delivery cannot wait for it and cannot be queued: it stops the program with a message
-/// (``orderedMisuse()``). Where ``AsymmetricFence`` is not available, no channel is
-/// ordered.
+/// The lock is a bit of the state word, held only for short sections that never call
+/// user code; a thread that does not get it after a short spin sleeps in the
+/// ``ParkingLot`` until the holder gives it up.
 ///
 /// Subclasses add state (``PropertyChannel``); every member here is `final`.
 @usableFromInline
 class Channel<Event>: @unchecked Sendable {
-    // `@unchecked Sendable`: every stored property below is guarded by the lock that
-    // `state` implements (`lock()`/`unlock()`), except `slots`, `slotCount` and
-    // `liveCount`, which the delivering thread also reads without the lock while
-    // `ChannelState.delivering` is set; during that time no other thread writes them (adds and
-    // removals go to `deferred` and are applied by the delivering thread under the lock).
-    // `@exclusivity(unchecked)`: the lock, not dynamic enforcement, orders these accesses.
+    // `@unchecked Sendable` (the lock: the `locked` bit of `state`, `lock()`/`unlock()`):
+    // - `state`, `reachable`, `deliverer`: atomics.
+    // - `capacity`, `sequence`, `pending`, `pendingHead`, `deferredAdds`, `deferredHead`,
+    //   `deferredRemovals`, `isClosed`: only touched with the lock held.
+    // - `slots`, `slotCount`, `liveCount`: written only with the lock held, and during a
+    //   delivery only by the deliverer (others defer while `delivering` is set, and it
+    //   applies that under the lock); read under the lock, or by the deliverer without it.
+    // - `deinit` touches them without the lock: no other thread has a reference then.
+    // `Event` need not be `Sendable`: a queued event is handed to the deliverer under the
+    // lock; the public sources are `Sendable` only when their values are.
+    // `@exclusivity(unchecked)` on every `var`: that lock (for the deliverer's unlocked
+    // reads, the `delivering` bit) orders each access; dynamic checks measured ~40% of a
+    // notification.
 
-    /// The channel's lock and delivery flags in one word (see ``ChannelState``). Every change to
-    /// it is a compare-and-swap that expects `ChannelState.locked` clear, so the lock's holder is
-    /// the only thread that can change it, and unlocks with a plain store.
+    /// The channel's lock and delivery flags in one word (see ``ChannelState``). While
+    /// `locked` is set only the holder changes it (every other change is a
+    /// compare-and-swap that expects `locked` clear), except that a waiter may add
+    /// `parked`.
     @usableFromInline final let state = Atomic<UInt>(0)
 
     /// Registered observers, in registration order, each retained once by the channel
@@ -90,32 +73,44 @@ class Channel<Event>: @unchecked Sendable {
     /// is set as cheaply as one never observed.
     @usableFromInline final let reachable = Atomic<Int>(0)
 
-    /// The delivering thread, so that a registration made from inside one of its
-    /// callbacks gets its initial event at once. Written by the deliverer once it is one.
+    /// The thread delivering to observers now, or 0: set by a deliverer before it calls
+    /// any observer and cleared before it stops, so that a thread that reads its own
+    /// identifier here is inside one of its own callbacks (a registration made there gets
+    /// its initial event at once). A thread only ever finds its own identifier here while
+    /// it delivers: others store theirs or 0.
     @usableFromInline final let deliverer = Atomic<UInt>(0)
-    /// Numbers the queued events, so that an observer registered while an event waits in
-    /// the queue does not receive it. Only queued events take a number: an event
+    /// Numbers the queued events, so that an observer registered while events wait in
+    /// the queue joins only after them. Only queued events take a number: an event
     /// delivered at once reaches exactly the observers in `slots`.
     @exclusivity(unchecked) @usableFromInline final var sequence: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline final var pending: [Pending] = []
     @exclusivity(unchecked) @usableFromInline final var pendingHead = 0
-    @exclusivity(unchecked) @usableFromInline final var deferred: [DeferredChange] = []
+    /// Registrations made during a delivery, applied by the delivering thread once the
+    /// events queued before each have been delivered: in order from `deferredHead`
+    /// (their `after` numbers never decrease, so only the first needs looking at).
+    @exclusivity(unchecked) @usableFromInline final var deferredAdds: [DeferredAdd] = []
+    @exclusivity(unchecked) @usableFromInline final var deferredHead = 0
+    /// Removals made during a delivery, applied by the delivering thread after the current
+    /// event. Each entry holds the observer until then.
+    @exclusivity(unchecked) @usableFromInline final var deferredRemovals: [ChannelObserver<Event>] = []
+
+    /// Observers to tell that the source is gone (`sourceDidEnd()`), which went away
+    /// while another thread delivered: the deliverer tells them after the current event.
+    @exclusivity(unchecked) @usableFromInline final var deferredEnds: [ChannelObserver<Event>] = []
+
+    /// Under the lock: whether registrations, removals or ends wait for the deliverer.
+    @inlinable
+    final var hasDeferred: Bool {
+        deferredHead < deferredAdds.count || !deferredRemovals.isEmpty || !deferredEnds.isEmpty
+    }
+
+    /// The registrations still deferred.
+    @inlinable
+    final var waitingToJoin: ArraySlice<DeferredAdd> { deferredAdds[deferredHead...] }
 
     /// Set by ``removeAll()``: the source is gone, and an observer still waiting to join
     /// (deferred during a delivery) ends instead of joining. Guarded by the lock.
     @exclusivity(unchecked) @usableFromInline final var isClosed = false
-
-    /// Whether sends and registrations are ordered by the source's isolation (see
-    /// "Ordered channels" above). Fixed at creation.
-    @usableFromInline final let ordered: Bool
-    /// Requests queued by other threads during a delivery of an ordered channel (see
-    /// "Ordered channels" above), in order; guarded by `sideLock`. `sideCount` counts
-    /// them, so that the end of every exclusive section can look without `sideLock`.
-    @exclusivity(unchecked) @usableFromInline final var side: [SideRequest] = []
-    @usableFromInline final let sideLock = SpinLock()
-    @usableFromInline final let sideCount = Atomic<Int>(0)
-    /// How many of the requests in `side` are removals; guarded by `sideLock`.
-    @exclusivity(unchecked) @usableFromInline final var sideRemovals = 0
 
     /// A queued event; `target` set means it is for that observer only (its initial value).
     @usableFromInline
@@ -132,42 +127,36 @@ class Channel<Event>: @unchecked Sendable {
         }
     }
 
-    /// A request queued on the side of an ordered channel.
+    /// A registration that waits until every event numbered up to `after` is delivered.
     @usableFromInline
-    enum SideRequest {
-        /// Remove this observer (already marked cancelled).
-        case remove(ChannelObserver<Event>)
-        /// Send this event.
-        case send(Event)
-        /// Register this observer, with its initial event if it asked for one.
-        case add(ChannelObserver<Event>, initial: Event?)
+    struct DeferredAdd {
+        @usableFromInline let observer: ChannelObserver<Event>
+        @usableFromInline let after: UInt64
+
+        @inlinable
+        init(_ observer: ChannelObserver<Event>, after: UInt64) {
+            self.observer = observer
+            self.after = after
+        }
     }
 
-    @usableFromInline
-    enum DeferredChange {
-        case add(ChannelObserver<Event>)
-        case remove(ChannelObserver<Event>)
-    }
-
-    /// `ordered`: see "Ordered channels" above; only where ``AsymmetricFence`` works.
     @inlinable
-    init(ordered: Bool = false) {
+    init() {
         capacity = 2
         slots = .allocate(capacity: 2)
-        self.ordered = ordered && AsymmetricFence.isAvailable
     }
 
-    /// The source is gone: every observer hears `sourceDidEnd()` and is released.
+    /// The channel is going away with observers still registered (a subject's observers
+    /// do not hold it): each hears `sourceDidEnd()` and is released.
     deinit {
         for index in 0..<slotCount {
             guard let unmanaged = slots[index] else { continue }
             let observer = unmanaged.takeUnretainedValue()
-            if !observer.isKeptAliveByOwner { unmanaged.release() }
             observer.slot = -1
             if !observer.cancelled.exchange(true, ordering: .relaxed) {
                 observer.sourceDidEnd()
             }
-            observer.detached()
+            if !observer.isKeptAliveByOwner { unmanaged.release() }
         }
         slots.deallocate()
     }
@@ -185,35 +174,35 @@ class Channel<Event>: @unchecked Sendable {
         lockSlow()
     }
 
-    /// For the operations of an ordered channel that another thread may make during a
-    /// delivery: takes the lock and returns `true`, unless another thread is delivering,
-    /// in which case it returns `false` and the caller queues its request on the side
-    /// (see "Ordered channels" above).
-    @inlinable @inline(__always)
-    final func lockUnlessDeliveringElsewhere() -> Bool {
-        if state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged { return true }
-        return lockUnlessDeliveringElsewhereSlow()
-    }
-
-    /// The lock is held, or a delivery is on: spin briefly, then yield the processor
-    /// to whoever holds it.
+    /// The lock is held, or a delivery is on: spin briefly, then sleep in the
+    /// ``ParkingLot`` until the holder gives the lock up.
     @usableFromInline
     final func lockSlow() {
-        var attempts = 0
+        var spins = 0
         while true {
-            let current = state.load(ordering: .acquiring)
+            let current = state.load(ordering: .relaxed)
             if current & ChannelState.locked == 0 {
-                // An ordered channel's delivery is changed by its own thread only.
-                if ordered, current & ChannelState.delivering != 0,
-                   deliverer.load(ordering: .relaxed) != currentThreadID() {
-                    orderedMisuse()
-                }
+                // Free (a delivery may be on: the lock is independent of it).
                 if state.compareExchange(expected: current, desired: current | ChannelState.locked, ordering: .acquiring).exchanged {
                     return
                 }
+                continue
             }
-            attempts += 1
-            if attempts > 32 { sched_yield() }
+            if spins < 64 {
+                spins += 1
+                continue
+            }
+            // Held for longer than a short section takes (its holder was preempted):
+            // sleep until the holder's unlock wakes this thread.
+            if current & ChannelState.parked == 0,
+               !state.compareExchange(expected: current, desired: current | ChannelState.parked, ordering: .relaxed).exchanged {
+                continue
+            }
+            ParkingLot.park(on: parkingKey) {
+                let now = state.load(ordering: .relaxed)
+                return now & ChannelState.locked != 0 && now & ChannelState.parked != 0
+            }
+            spins = 0
         }
     }
 
@@ -221,15 +210,11 @@ class Channel<Event>: @unchecked Sendable {
     /// thread that is delivering (only while one is).
     @inlinable @inline(__always)
     final func unlock(work: Bool = false) {
-        // Only the holder can change `state` while it is locked: a plain store will do.
-        let bits = state.load(ordering: .relaxed) & ~ChannelState.locked
-        let unlocked = work ? bits | ChannelState.work : bits
-        state.store(unlocked, ordering: .releasing)
-        // The end of an exclusive section of an ordered channel (see "Ordered channels").
-        if unlocked == 0, ordered {
-            AsymmetricFence.compilerBarrier()
-            if sideCount.load(ordering: .acquiring) != 0 { applySideQueue(all: false) }
-        }
+        // Only the holder changes `state` while it is locked, except for `parked`: the
+        // exchange takes that bit off too, and says whether to wake anyone.
+        let bits = state.load(ordering: .relaxed) & ~(ChannelState.locked | ChannelState.parked)
+        let previous = state.exchange(work ? bits | ChannelState.work : bits, ordering: .releasing)
+        if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
     }
 
     /// Runs `body` with the lock held. `body` must not call user code.
@@ -240,16 +225,21 @@ class Channel<Event>: @unchecked Sendable {
         return try body()
     }
 
+    /// Where waiters for this channel's lock sleep in the ``ParkingLot``.
+    @inlinable
+    final var parkingKey: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
+
     /// Under the lock: whether a thread is delivering.
     @inlinable @inline(__always)
     final var isDelivering: Bool { state.load(ordering: .relaxed) & ChannelState.delivering != 0 }
 
     /// Under the lock, not delivering: become the deliverer and give up the lock in one
-    /// store.
+    /// exchange.
     @inlinable @inline(__always)
     final func unlockBecomingDeliverer() {
         deliverer.store(currentThreadID(), ordering: .relaxed)
-        state.store(ChannelState.delivering, ordering: .releasing)
+        let previous = state.exchange(ChannelState.delivering, ordering: .releasing)
+        if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
     }
 
     // MARK: Registration
@@ -260,25 +250,14 @@ class Channel<Event>: @unchecked Sendable {
     /// and `add` returns `false` (a completed subject, a closed channel).
     @inlinable @discardableResult
     final func add(_ observer: ChannelObserver<Event>, accept: () -> Bool = { true }) -> Bool {
-        if ordered {
-            guard lockUnlessDeliveringElsewhere() else {
-                // `accept` reads state that changes only where the model goes, which
-                // cannot happen while it delivers a change.
-                guard accept() else { return false }
-                queueAddOnTheSide(observer, initial: nil)
-                return true
-            }
-        } else {
-            lock()
-        }
+        lock()
         guard accept() else {
             unlock()
             return false
         }
-        observer.joinedAfter = sequence
         countReachable(+1)
         if isDelivering {
-            deferred.append(.add(observer))
+            deferredAdds.append(DeferredAdd(observer, after: sequence))
             unlock(work: true)
         } else {
             insert(observer)
@@ -288,11 +267,10 @@ class Channel<Event>: @unchecked Sendable {
     }
 
     /// Registers `observer` and delivers it the event that `initial` makes first; see
-    /// ``add(_:accept:)``. `call` delivers the initial event when it is delivered here
-    /// (see ``send(_:calling:)``). `initial` runs under the lock, so that what it reads is
-    /// ordered with `send(_:accept:)`. The initial event is delivered before this
-    /// returns, unless another thread is delivering at this moment, in which case that
-    /// thread delivers it next, in order.
+    /// ``add(_:accept:)``. `call` delivers the initial event (see ``send(_:calling:)``).
+    /// `initial` runs under the lock, so that what it reads is ordered with
+    /// `send(_:accept:)`. The initial event is delivered on this thread before this
+    /// returns, as KVO's `.initial` is.
     ///
     /// `@inline(__always)`: inlined, its three closures are too; called, each was a
     /// closure context and a call (about 8 ns of a subscription).
@@ -301,22 +279,11 @@ class Channel<Event>: @unchecked Sendable {
         _ observer: ChannelObserver<Event>, initial: () -> Event, accept: () -> Bool = { true },
         calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
     ) -> Bool {
-        if ordered {
-            guard lockUnlessDeliveringElsewhere() else {
-                // Made on a thread that the delivering one waits for: the model is this
-                // thread's to read now.
-                guard accept() else { return false }
-                queueAddOnTheSide(observer, initial: initial())
-                return true
-            }
-        } else {
-            lock()
-        }
+        lock()
         guard accept() else {
             unlock()
             return false
         }
-        observer.joinedAfter = sequence
         countReachable(+1)
         let event = initial()
         if !isDelivering {
@@ -324,19 +291,52 @@ class Channel<Event>: @unchecked Sendable {
             insert(observer)
             unlockBecomingDeliverer()
             if !observer.isCancelled { call(observer, event) }
+            deliverer.store(0, ordering: .relaxed)
             endDelivering()
         } else if deliverer.load(ordering: .relaxed) == currentThreadID() {
             // Re-entrant, from a callback on the delivering thread: deliver now; the
-            // observer joins the list when the current event is done.
-            deferred.append(.add(observer))
+            // observer joins the list once the events queued before it are delivered
+            // (the initial value, read now, is newer than they are).
+            deferredAdds.append(DeferredAdd(observer, after: sequence))
             unlock(work: true)
             if !observer.isCancelled { call(observer, event) }
         } else {
-            deferred.append(.add(observer))
-            pending.append(Pending(sequence: sequence, event: event, target: observer))
-            unlock(work: true)
+            // Another thread is delivering: one that a callback handed the source to, and
+            // that waits for this one, or one delivering its own new observer's initial
+            // value (several threads observe at once). Either way no event can be on its
+            // way to this new observer, so its initial value is delivered here, now, as
+            // KVO promises (before this returns); the observer joins when it is done,
+            // after the events queued before its value was read.
+            let after = sequence
+            unlock()
+            if !observer.isCancelled { call(observer, event) }
+            join(observer, after: after)
         }
         return true
+    }
+
+    /// Registers `observer`, whose initial value (read when the event numbered `after`
+    /// was the last queued) was just delivered on this thread while another delivered.
+    @usableFromInline
+    final func join(_ observer: ChannelObserver<Event>, after: UInt64) {
+        lock()
+        if isClosed || observer.isCancelled {
+            // The source went away, or the observer was cancelled, meanwhile.
+            countReachable(-1)
+            let tell = isClosed && !observer.cancelled.exchange(true, ordering: .relaxed)
+            let taken = isClosed && observer.isKeptAliveByOwner ? takeOwnerReference(of: observer) : 0
+            unlock()
+            if tell { observer.sourceDidEnd() }
+            for _ in 0..<taken { Unmanaged.passUnretained(observer).release() }
+        } else if isDelivering {
+            deferredAdds.append(DeferredAdd(observer, after: after))
+            unlock(work: true)
+        } else {
+            // The delivery is over: whatever was queued meanwhile came from outside the
+            // source's isolation (SPEC section 6 rules that out), so nothing is owed.
+            insert(observer)
+            unlock()
+        }
     }
 
     /// Delivers the event that `current` makes (under the lock) to `observer` alone,
@@ -351,6 +351,7 @@ class Channel<Event>: @unchecked Sendable {
         if !isDelivering {
             unlockBecomingDeliverer()
             if !observer.isCancelled { observer.receive(event) }
+            deliverer.store(0, ordering: .relaxed)
             endDelivering()
         } else {
             pending.append(Pending(sequence: sequence, event: event, target: observer))
@@ -358,32 +359,22 @@ class Channel<Event>: @unchecked Sendable {
         }
     }
 
-    /// Removes `observer` if registered. Safe from any thread, inside callbacks, twice.
-    /// `detach: false` skips `detached()` when the caller drops its own reference to
-    /// the observer right after (what `detached()` releases goes with it then anyway);
-    /// a removal deferred past a delivery detaches all the same.
+    /// Removes `observer` if registered, at its owner's request (its owner lets go of it
+    /// itself: see ``ChannelObserver/handle``). Safe from any thread, inside callbacks,
+    /// twice.
     @inlinable
-    final func remove(_ observer: ChannelObserver<Event>, detach: Bool = true) {
+    final func remove(_ observer: ChannelObserver<Event>) {
         observer.cancelled.store(true, ordering: .relaxed)
-        if ordered {
-            guard lockUnlessDeliveringElsewhere() else {
-                queueRemovalOnTheSide(observer)
-                return
-            }
-        } else {
-            lock()
-        }
+        lock()
+        observer.handle = nil
         if isDelivering {
-            deferred.append(.remove(observer))
+            deferredRemovals.append(observer)
             unlock(work: true)
             return
         }
         let taken = takeSlot(observer)
         unlock()
-        if taken {
-            if detach { observer.detached() }
-            if !observer.isKeptAliveByOwner { Unmanaged.passUnretained(observer).release() }
-        }
+        if taken, !observer.isKeptAliveByOwner { Unmanaged.passUnretained(observer).release() }
     }
 
     /// The registered observers, in order (for rare look-ups such as `unbind`).
@@ -393,65 +384,76 @@ class Channel<Event>: @unchecked Sendable {
         for index in 0..<slotCount {
             if let unmanaged = slots[index] { observers.append(unmanaged.takeUnretainedValue()) }
         }
-        for case .add(let observer) in deferred { observers.append(observer) }
-        if ordered {
-            sideLock.withLock { for case .add(let observer, _) in side { observers.append(observer) } }
-        }
+        for waiting in waitingToJoin { observers.append(waiting.observer) }
         unlock()
         return observers
     }
 
     /// Cancels and removes every observer, for good: the source of the events is gone.
-    /// The caller tells each observer returned, outside any lock, and then, unless
-    /// `whileDelivering`, calls its `detached()`. During a delivery (the source went away
-    /// inside a callback), the removals are deferred until the current event is done,
-    /// and `detached()` comes with them; observers waiting to join end then too.
-    final func removeAll() -> (observers: [ChannelObserver<Event>], whileDelivering: Bool) {
+    ///
+    /// Returns the observers, for the caller to tell outside any lock (`observers`), and
+    /// the references to release after telling them (`released`: the channel's own, and
+    /// for an observer kept alive by its `AnyCancellable`, that one's, which the channel
+    /// takes over so that the observer and what its closure captures go now). During a
+    /// delivery, the removals are deferred until the current event is done, and so is the
+    /// release; observers waiting to join end then too. A delivery of this thread's (the
+    /// source went away inside a callback) lets the caller tell the observers now; one of
+    /// another thread's tells them itself, after the current event (it may be calling
+    /// one of them at this moment).
+    final func removeAll() -> (observers: [ChannelObserver<Event>], released: [Unmanaged<ChannelObserver<Event>>]) {
         lock()
         isClosed = true
         let delivering = isDelivering
-        var removed: [ChannelObserver<Event>] = []
+        var observers: [ChannelObserver<Event>] = []
+        var released: [Unmanaged<ChannelObserver<Event>>] = []
         for index in 0..<slotCount {
             guard let unmanaged = slots[index] else { continue }
             let observer = unmanaged.takeUnretainedValue()
             observer.cancelled.store(true, ordering: .relaxed)
+            observers.append(observer)
             if delivering {
-                deferred.append(.remove(observer))
-                removed.append(observer)
+                deferredRemovals.append(observer)
             } else {
                 observer.slot = -1
-                // The caller's reference: the channel's own, or a new one.
-                if observer.isKeptAliveByOwner { removed.append(observer) } else { removed.append(unmanaged.takeRetainedValue()) }
                 slots[index] = nil
+                if !observer.isKeptAliveByOwner {
+                    released.append(unmanaged)
+                } else {
+                    for _ in 0..<takeOwnerReference(of: observer) { released.append(unmanaged) }
+                }
             }
         }
-        // What is queued on the side goes too: removals are done by now, sends have no one
-        // left to reach, and observers waiting to join end with the rest.
-        var sideDropped: [SideRequest] = []
         if delivering {
-            for case .add(let observer) in deferred where !observer.isCancelled {
-                observer.cancelled.store(true, ordering: .relaxed)
-                removed.append(observer)
+            for waiting in waitingToJoin where !waiting.observer.isCancelled {
+                waiting.observer.cancelled.store(true, ordering: .relaxed)
+                observers.append(waiting.observer)
+            }
+            if deliverer.load(ordering: .relaxed) != currentThreadID() {
+                // Another thread is delivering (perhaps to one of these observers right
+                // now): they hear the end from it, after the current event, so that no
+                // observer is called from two threads at once.
+                deferredEnds.append(contentsOf: observers)
+                observers.removeAll()
             }
         } else {
             slotCount = 0
             liveCount = 0
             reachable.store(0, ordering: .relaxed)
-            if ordered {
-                sideLock.lock()
-                swap(&sideDropped, &side)
-                sideCount.store(0, ordering: .releasing)
-                sideRemovals = 0
-                sideLock.unlock()
-                for case .add(let observer, _) in sideDropped {
-                    observer.cancelled.store(true, ordering: .relaxed)
-                    removed.append(observer)
-                }
-            }
         }
-        unlock(work: delivering && !deferred.isEmpty)
-        sideDropped = []
-        return (removed, delivering)
+        unlock(work: delivering && hasDeferred)
+        return (observers, released)
+    }
+
+    /// Under the lock, as the channel lets go of an observer kept alive by its
+    /// `AnyCancellable` without that handle asking (its source is gone): takes over the
+    /// handle's reference (and a second handle's, for a binding: see
+    /// ``ChannelObserver/takeHandleReferences()``), so that the observer, and what its
+    /// closure captures, go as soon as the caller releases it, while the handles live on
+    /// (and cancel nothing). Returns how many references it took, which are then the
+    /// caller's to release after unlocking.
+    @inlinable
+    final func takeOwnerReference(of observer: ChannelObserver<Event>) -> Int {
+        observer.takeHandleReferences()
     }
 
     /// Under the lock: adjusts ``reachable``.
@@ -467,16 +469,6 @@ class Channel<Event>: @unchecked Sendable {
         pending.append(Pending(sequence: sequence, event: event, target: nil))
     }
 
-    /// Under the lock, during a delivery: registers `observer` once the current event is
-    /// done, with its initial event (if any) queued in order with the others.
-    @inlinable
-    final func queueJoin(_ observer: ChannelObserver<Event>, initial: Event?) {
-        observer.joinedAfter = sequence
-        countReachable(+1)
-        deferred.append(.add(observer))
-        if let initial { pending.append(Pending(sequence: sequence, event: initial, target: observer)) }
-    }
-
     /// Appends under the lock; the channel takes one retain (see `slots`).
     @inlinable
     final func insert(_ observer: ChannelObserver<Event>) {
@@ -487,13 +479,20 @@ class Channel<Event>: @unchecked Sendable {
         liveCount += 1
     }
 
-    /// Removes under the lock; returns a retain for the caller to release after
-    /// unlocking (releasing may run deinit code that re-enters the library): the
-    /// channel's own, or for an observer kept alive by its owner, a new one.
+    /// Removes under the lock (a removal deferred past a delivery); appends to `released`
+    /// what the caller must release after unlocking (releasing may run deinit code that
+    /// re-enters the library): the channel's retain, or for an observer kept alive by
+    /// its owner, a new one, and the owner's if the channel takes it over.
     @inlinable
-    final func take(_ observer: ChannelObserver<Event>) -> Unmanaged<ChannelObserver<Event>>? {
-        guard takeSlot(observer) else { return nil }
-        return observer.isKeptAliveByOwner ? Unmanaged.passRetained(observer) : Unmanaged.passUnretained(observer)
+    final func take(_ observer: ChannelObserver<Event>, into released: inout [Unmanaged<ChannelObserver<Event>>]) {
+        guard takeSlot(observer) else { return }
+        let unmanaged = Unmanaged.passUnretained(observer)
+        if observer.isKeptAliveByOwner {
+            released.append(unmanaged.retain())
+            for _ in 0..<takeOwnerReference(of: observer) { released.append(unmanaged) }
+        } else {
+            released.append(unmanaged)
+        }
     }
 
     /// Removes under the lock; returns whether `observer` was registered. The channel's
@@ -576,44 +575,28 @@ class Channel<Event>: @unchecked Sendable {
     /// later by ``finishDelivering()``, go through `receive(_:)`.
     @inlinable
     final func send(_ event: Event, calling call: (ChannelObserver<Event>, Event) -> Void) {
-        if ordered {
-            // One compare-and-swap takes the lock; then, holding it, this thread names
-            // itself and turns the lock into a delivery with plain stores, so that no
-            // other thread can overwrite the name of a delivery under way.
-            guard state.compareExchange(expected: 0, desired: ChannelState.locked, ordering: .acquiring).exchanged else {
-                send(event) { true }
-                return
-            }
-            unlockBecomingDeliverer()
-            if liveCount != 0 { deliver(event, sequence: .max, calling: call) }
-            endDelivering()
-            return
-        }
         guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiring).exchanged else {
             send(event) { true }
             return
         }
         if liveCount != 0 {
             deliverer.store(currentThreadID(), ordering: .relaxed)
-            deliver(event, sequence: .max, calling: call)
+            deliver(event, calling: call)
+            deliverer.store(0, ordering: .relaxed)
         }
         endDelivering()
     }
 
     /// Sends `event` if `accept`, run under the lock, returns `true`; `accept` is where a
     /// subject updates its current value or records its completion, atomically with the
-    /// event's place in the order.
+    /// event's place in the order. `call` delivers it to each observer when it is
+    /// delivered at once (see ``send(_:calling:)``).
     @inlinable
-    final func send(_ event: Event, accept: () -> Bool) {
-        if ordered {
-            guard lockUnlessDeliveringElsewhere() else {
-                guard accept() else { return }
-                queueSendOnTheSide(event)
-                return
-            }
-        } else {
-            lock()
-        }
+    final func send(
+        _ event: Event, accept: () -> Bool,
+        calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
+    ) {
+        lock()
         guard accept() else {
             unlock()
             return
@@ -628,7 +611,8 @@ class Channel<Event>: @unchecked Sendable {
             return
         }
         unlockBecomingDeliverer()
-        deliver(event, sequence: .max)
+        deliver(event, calling: call)
+        deliverer.store(0, ordering: .relaxed)
         endDelivering()
     }
 
@@ -636,41 +620,28 @@ class Channel<Event>: @unchecked Sendable {
     /// holding the lock) in one compare-and-swap, the rest in ``finishDelivering()``.
     @inlinable
     final func endDelivering() {
-        if ordered {
-            // Nobody else changes `state` during an ordered channel's delivery, and this
-            // thread's nested calls are done: if nothing was queued meanwhile, a plain
-            // store ends it (see "Ordered channels").
-            if state.load(ordering: .relaxed) == ChannelState.delivering {
-                state.store(0, ordering: .releasing)
-                AsymmetricFence.compilerBarrier()
-                if sideCount.load(ordering: .acquiring) != 0 { applySideQueue(all: true) }
-                return
-            }
-        } else if state.compareExchange(expected: ChannelState.delivering, desired: 0, ordering: .releasing).exchanged {
+        if state.compareExchange(expected: ChannelState.delivering, desired: 0, ordering: .releasing).exchanged {
             return
         }
         finishDelivering()
     }
 
-    /// Calls every registered observer that joined before the event numbered `sequence`
-    /// (`.max` for an event delivered at once: all of them). Runs without the lock, only
+    /// Calls every registered observer that is not cancelled. Runs without the lock, only
     /// on the delivering thread, while no other thread writes `slots`.
     @inlinable
-    final func deliver(_ event: Event, sequence: UInt64) {
-        deliver(event, sequence: sequence) { observer, event in observer.receive(event) }
+    final func deliver(_ event: Event) {
+        deliver(event) { observer, event in observer.receive(event) }
     }
 
-    /// ``deliver(_:sequence:)``, calling `call` for each observer.
+    /// ``deliver(_:)``, calling `call` for each observer.
     @inlinable @inline(__always)
-    final func deliver(_ event: Event, sequence: UInt64, calling call: (ChannelObserver<Event>, Event) -> Void) {
+    final func deliver(_ event: Event, calling call: (ChannelObserver<Event>, Event) -> Void) {
         let slots = self.slots
         let count = slotCount
         for index in 0..<count {
             guard let unmanaged = slots[index] else { continue }
             unmanaged._withUnsafeGuaranteedRef { observer in
-                if observer.joinedAfter < sequence, !observer.isCancelled {
-                    call(observer, event)
-                }
+                if !observer.isCancelled { call(observer, event) }
             }
         }
     }
@@ -682,94 +653,109 @@ class Channel<Event>: @unchecked Sendable {
     @usableFromInline
     final func finishDelivering() {
         var released: [Unmanaged<ChannelObserver<Event>>] = []
-        var changes: [DeferredChange] = []
+        var dropped: [ChannelObserver<Event>] = []
         var delivered: [Pending] = []
-        var sideRequests: [SideRequest] = []
         var endedLate: [(observer: ChannelObserver<Event>, tell: Bool)] = []
+        let me = currentThreadID()
         while true {
             lock()
-            if ordered, sideCount.load(ordering: .acquiring) != 0 {
-                takeSideQueue(all: true, released: &released, requests: &sideRequests)
+            let next = pendingHead < pending.count ? pending[pendingHead] : nil
+            if hasDeferred {
+                // A registration waits until the events queued before it are delivered.
+                applyDeferred(before: next?.sequence ?? .max, &dropped, &released, &endedLate)
             }
-            if !deferred.isEmpty {
-                swap(&changes, &deferred)
-                for change in changes {
-                    switch change {
-                    case .add(let observer):
-                        if observer.slot >= 0 { break }
-                        if isClosed {
-                            // The source went away before it joined: it ends (told now,
-                            // unless `removeAll()` returned it for that).
-                            countReachable(-1)
-                            endedLate.append((observer, !observer.cancelled.exchange(true, ordering: .relaxed)))
-                        } else if observer.isCancelled {
-                            countReachable(-1)
-                        } else {
-                            insert(observer)
-                        }
-                    case .remove(let observer):
-                        if let unmanaged = take(observer) { released.append(unmanaged) }
-                    }
-                }
-            }
-            if pendingHead < pending.count {
-                let next = pending[pendingHead]
+            if let next {
                 pendingHead += 1
-                // Still delivering; `work` stays set while more is queued, so that the
-                // swap in `endDelivering` cannot end the delivery early.
-                state.store(ChannelState.delivering | (pendingHead < pending.count ? ChannelState.work : 0), ordering: .releasing)
-                dropReleased(&released, &changes)
-                sideRequests.removeAll(keepingCapacity: true)
-                end(&endedLate)
+                // Still delivering; `work` stays set while more is queued or deferred, so
+                // that the compare-and-swap in `endDelivering` cannot end it early.
+                let more = pendingHead < pending.count || hasDeferred
+                let previous = state.exchange(
+                    ChannelState.delivering | (more ? ChannelState.work : 0), ordering: .releasing)
+                if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
+                drop(&released, &dropped, &endedLate)
+                deliverer.store(me, ordering: .relaxed)
                 if let target = next.target {
                     if !target.isCancelled { target.receive(next.event) }
                 } else {
-                    deliver(next.event, sequence: next.sequence)
+                    deliver(next.event)
                 }
+                deliverer.store(0, ordering: .relaxed)
                 continue
             }
             if pendingHead > 0 {
                 swap(&delivered, &pending)
                 pendingHead = 0
             }
-            // Nothing queued or deferred: stop delivering and unlock in one store.
-            state.store(0, ordering: .releasing)
-            if ordered {
-                AsymmetricFence.compilerBarrier()
-                let queued = sideCount.load(ordering: .acquiring) != 0
-                dropReleased(&released, &changes)
-                sideRequests = []
-                end(&endedLate)
-                if queued { applySideQueue(all: true) }
-            } else {
-                dropReleased(&released, &changes)
-                end(&endedLate)
-            }
+            // Nothing queued or deferred: stop delivering and unlock in one exchange.
+            let previous = state.exchange(0, ordering: .releasing)
+            if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
+            drop(&released, &dropped, &endedLate)
             return
         }
     }
 
-    /// Outside the lock: ends the observers that were to join a channel closed meanwhile.
+    /// Under the lock, by the delivering thread: applies the deferred removals, and the
+    /// registrations made before the event numbered `limit` was queued (the others stay
+    /// deferred, in order). What must be released, dropped or told goes to the three
+    /// lists, for ``drop(_:_:_:)`` after unlocking.
     @usableFromInline
-    final func end(_ endedLate: inout [(observer: ChannelObserver<Event>, tell: Bool)]) {
-        if endedLate.isEmpty { return }
-        for (observer, tell) in endedLate {
-            if tell { observer.sourceDidEnd() }
-            observer.detached()
+    final func applyDeferred(
+        before limit: UInt64, _ dropped: inout [ChannelObserver<Event>],
+        _ released: inout [Unmanaged<ChannelObserver<Event>>],
+        _ endedLate: inout [(observer: ChannelObserver<Event>, tell: Bool)]
+    ) {
+        if !deferredEnds.isEmpty {
+            for observer in deferredEnds { endedLate.append((observer, true)) }
+            deferredEnds.removeAll(keepingCapacity: true)
         }
-        endedLate.removeAll()
+        if !deferredRemovals.isEmpty {
+            for observer in deferredRemovals { take(observer, into: &released) }
+            // The entries' references go after unlocking, with the others.
+            dropped.append(contentsOf: deferredRemovals)
+            deferredRemovals.removeAll(keepingCapacity: true)
+        }
+        while deferredHead < deferredAdds.count, deferredAdds[deferredHead].after < limit {
+            let observer = deferredAdds[deferredHead].observer
+            deferredHead += 1
+            dropped.append(observer)
+            if observer.slot >= 0 { continue }
+            if isClosed {
+                // The source went away before it joined: it ends (told now, unless
+                // `removeAll()` returned it for that).
+                countReachable(-1)
+                endedLate.append((observer, !observer.cancelled.exchange(true, ordering: .relaxed)))
+                if observer.isKeptAliveByOwner {
+                    for _ in 0..<takeOwnerReference(of: observer) { released.append(Unmanaged.passUnretained(observer)) }
+                }
+            } else if observer.isCancelled {
+                countReachable(-1)
+            } else {
+                insert(observer)
+            }
+        }
+        if deferredHead == deferredAdds.count, deferredHead > 0 {
+            // Every reference in it is in `dropped` too: nothing is released here.
+            deferredAdds.removeAll(keepingCapacity: true)
+            deferredHead = 0
+        }
     }
 
-    @inlinable
-    final func dropReleased(_ released: inout [Unmanaged<ChannelObserver<Event>>], _ changes: inout [DeferredChange]) {
+    /// Outside the lock: tells the observers that were to join a channel closed
+    /// meanwhile, then releases what was taken out, and drops the applied changes.
+    @usableFromInline
+    final func drop(
+        _ released: inout [Unmanaged<ChannelObserver<Event>>], _ dropped: inout [ChannelObserver<Event>],
+        _ endedLate: inout [(observer: ChannelObserver<Event>, tell: Bool)]
+    ) {
+        if !endedLate.isEmpty {
+            for (observer, tell) in endedLate where tell { observer.sourceDidEnd() }
+            endedLate.removeAll()
+        }
         if !released.isEmpty {
-            for unmanaged in released {
-                unmanaged._withUnsafeGuaranteedRef { $0.detached() }
-                unmanaged.release()
-            }
+            for unmanaged in released { unmanaged.release() }
             released.removeAll(keepingCapacity: true)
         }
-        if !changes.isEmpty { changes.removeAll(keepingCapacity: true) }
+        if !dropped.isEmpty { dropped.removeAll(keepingCapacity: true) }
     }
 }
 
@@ -781,16 +767,26 @@ enum ChannelState {
     /// A thread is delivering: it alone writes `slots`, and reads them unlocked.
     @inlinable static var delivering: UInt { 2 }
     /// While delivering: events were queued or registrations deferred, so the
-    /// deliverer must take the lock before it stops (its swap back to 0 fails).
+    /// deliverer must take the lock before it stops (its compare-and-swap back to 0
+    /// fails).
     @inlinable static var work: UInt { 4 }
+    /// While locked: a thread sleeps in the ``ParkingLot`` waiting for the lock, and the
+    /// unlock must wake it.
+    @inlinable static var parked: UInt { 8 }
 }
 
-/// An identifier of the current thread, cheap to read (no allocation, no lock).
+/// An identifier of the current thread, cheap to read (no allocation, no lock), never 0.
 @inlinable @inline(__always)
 func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
+    threadID(pthread_self())
 }
+
+// `pthread_t` is an integer on glibc and a pointer on Darwin and musl: one overload each.
+@inlinable @inline(__always)
+func threadID(_ thread: UInt) -> UInt { thread }
+
+@inlinable @inline(__always)
+func threadID(_ thread: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: thread)) }
+
+@inlinable @inline(__always)
+func threadID<Pointee>(_ thread: UnsafeMutablePointer<Pointee>) -> UInt { UInt(bitPattern: thread) }

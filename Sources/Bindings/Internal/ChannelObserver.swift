@@ -30,16 +30,21 @@ class ChannelObserver<Event>: CancellationTarget {
     /// The observer's index in its channel's slots, -1 when not in them; guarded by the
     /// channel's lock.
     ///
-    /// `@exclusivity(unchecked)` here and on `joinedAfter`: the channel's lock orders
-    /// these accesses, and dynamic enforcement measured ~40% of a notification.
+    /// `@exclusivity(unchecked)` here and on `handle`: the channel's lock orders these
+    /// accesses, and dynamic enforcement measured ~40% of a notification.
     @exclusivity(unchecked) @usableFromInline
     final var slot: Int32 = -1
 
-    /// The number of the last event queued before the observer joined: of the queued
-    /// events, it only receives later ones (an event delivered at once reaches exactly the
-    /// observers registered then). Written before the observer is visible to delivery.
+    /// For an observer kept alive by its `AnyCancellable` (``isKeptAliveByOwner``): that
+    /// handle, unretained, so that when the channel lets go of the observer without the
+    /// handle asking (its source is gone) it takes the handle's reference over and the
+    /// observer goes at once (see ``Channel/takeOwnerReference(of:)``). Guarded by the
+    /// channel's lock: set before the observer is registered, cleared under the lock by
+    /// whichever comes first, the handle's cancellation (``Channel/remove(_:)``) or the
+    /// channel's takeover; so while it is set, the handle has not finished cancelling and
+    /// is alive.
     @exclusivity(unchecked) @usableFromInline
-    final var joinedAfter: UInt64 = 0
+    final var handle: Unmanaged<AnyCancellable>?
 
     @usableFromInline
     init(optionBits: UInt8 = 0) {
@@ -52,13 +57,34 @@ class ChannelObserver<Event>: CancellationTarget {
         preconditionFailure("Bindings internal error: \(Self.self) does not override receive(_:)")
     }
 
-    /// The channel has let go of the observer for good (it was removed, or the channel
-    /// closed or went away): it will never be called again, so it can release what only
-    /// deliveries use (the user's closures), at once rather than when the last reference
-    /// to it goes. Called once, outside any lock, when no delivery to it is in flight.
-    /// Default: nothing.
+    /// Under the channel's lock, as the channel lets go of this observer without its
+    /// handle asking (see ``Channel/takeOwnerReference(of:)``): takes over the reference
+    /// that `handle` holds, if it still does, and forgets it; returns how many references
+    /// were taken (0 or 1; a binding's observer has a second handle).
+    ///
+    /// Why the handle is still there to read: `handle` is cleared under this lock by the
+    /// handle's own cancellation (``Channel/remove(_:)``) before the handle can go, and
+    /// here, so a handle found here has not finished cancelling. Its `target` is
+    /// exchanged, not loaded, so that exactly one of the two (this, or the handle's
+    /// `cancel()` or deinit) gets the reference.
     @usableFromInline
-    func detached() {}
+    func takeHandleReferences() -> Int {
+        guard let handle else { return 0 }
+        self.handle = nil
+        return Self.takeReference(from: handle, to: self) ? 1 : 0
+    }
+
+    /// Under the channel's lock: takes `handle`'s reference to `observer`, unless the
+    /// handle is cancelling (it took it first, and releases it).
+    @inlinable
+    static func takeReference(from handle: Unmanaged<AnyCancellable>, to observer: ChannelObserver) -> Bool {
+        let taken = handle._withUnsafeGuaranteedRef { $0.target.exchange(nil, ordering: .acquiringAndReleasing) }
+        guard let taken else { return false }
+        precondition(
+            taken == UnsafeMutableRawPointer(Unmanaged.passUnretained(observer).toOpaque()),
+            "Bindings internal error: an observer's handle points elsewhere")
+        return true
+    }
 
     /// The channel is being destroyed (its source, a model or subject, is gone); the
     /// observer will get nothing more. Called once, outside any lock. Default: nothing.
@@ -80,10 +106,11 @@ class ChannelObserver<Event>: CancellationTarget {
     /// without a retain, which spares a retain and a release per subscription.
     ///
     /// True of a ``ValueObserver`` (the `sink` of a property publisher): its one
-    /// `AnyCancellable` holds it, and cancels (removes it) before releasing it. A
-    /// removal that waits for a delivery in progress (deferred, or queued on the side)
-    /// holds its own reference until it is applied, and the delivering loop reads the
-    /// slots only while no removal can apply, so no delivery reaches a freed observer.
+    /// `AnyCancellable` holds it, and cancels (removes it) before releasing it, or the
+    /// channel takes that reference over (``handle``). A removal that waits for a
+    /// delivery in progress (deferred) holds its own reference until it is applied, and
+    /// the delivering loop reads the slots only while no removal can apply, so no
+    /// delivery reaches a freed observer.
     @inlinable
     final var isKeptAliveByOwner: Bool { optionBits & ValueObserverFlag.bit != 0 }
 }

@@ -13,24 +13,71 @@ import Synchronization
 /// most of a change (~300 ns for `\.child.value`), but a key path literal with a single
 /// use that a closure captures is propagated into the closure by the optimizer, which
 /// then reads the properties directly. So the key path written at the call site goes
-/// into this closure and nowhere else, and whoever needs it asks the closure.
+/// into this closure and nowhere else, and whoever needs it asks the closure: to do a
+/// change's work, to read the value (the look-up that resolves an observation), or for
+/// the key path object itself, which only that request makes (out of line, so that the
+/// other two never make one).
 @usableFromInline
 struct DerivedSpecialization<Root: KeyValueObservable, Value> {
-    /// Given an observation, does the work of one of its changes; returns the key path.
-    /// The indexed change, if any, is passed on with the change's value.
-    @usableFromInline let body: (DerivedObservation<Root, Value>?, IndexedChange?) -> KeyPath<Root, Value>
+    /// What the closure is asked to do.
+    @usableFromInline
+    enum Request {
+        /// An observation's change, with the indexed change, if any, passed on.
+        case change(DerivedObservation<Root, Value>, IndexedChange?)
+        /// Read the value (into the `inout` argument).
+        case read(Root)
+        /// Return the key path.
+        case keyPath
+    }
+
+    @usableFromInline let body: (Request, inout Value?) -> KeyPath<Root, Value>?
+    /// A change's work, made here, where the types are known, so that the observation
+    /// (generic code) calls it with no generic metadata look-up.
+    @usableFromInline let change: (DerivedObservation<Root, Value>, IndexedChange?) -> Void
 
     @inlinable
     init(_ keyPath: KeyPath<Root, Value>) {
-        body = { observation, indexed in
-            observation?.didChange(indexed: indexed) { root in root[keyPath: keyPath] }
-            return keyPath
+        let body: (Request, inout Value?) -> KeyPath<Root, Value>? = { request, value in
+            switch request {
+            case .change(let observation, let indexed):
+                observation.didChange(indexed: indexed) { root in root[keyPath: keyPath] }
+                return nil
+            case .read(let root):
+                value = root[keyPath: keyPath]
+                return nil
+            case .keyPath:
+                return materializeKeyPath(keyPath)
+            }
+        }
+        self.body = body
+        change = { observation, indexed in
+            var unused: Value?
+            _ = body(.change(observation, indexed), &unused)
         }
     }
 
     /// The observed key path.
     @inlinable
-    var keyPath: KeyPath<Root, Value> { body(nil, nil) }
+    var keyPath: KeyPath<Root, Value> {
+        var unused: Value?
+        return body(.keyPath, &unused)!
+    }
+
+    /// The value at the key path, read with the key path folded into property accesses.
+    @inlinable
+    func read(_ root: Root) -> Value {
+        var value: Value?
+        _ = body(.read(root), &value)
+        return value!
+    }
+
+}
+
+/// Returns the key path that `keyPath` makes; out of line, with an autoclosure, so that
+/// the optimizer specializes it for the literal and makes the key path object only here.
+@usableFromInline @inline(never)
+func materializeKeyPath<Root, Value>(_ keyPath: @autoclosure () -> KeyPath<Root, Value>) -> KeyPath<Root, Value> {
+    keyPath()
 }
 
 extension DerivedObservation {
@@ -62,10 +109,14 @@ extension DerivedObservation {
         }
         if let sources { relink(to: sources) }
         let old = oldWanted.load(ordering: .relaxed) > 0 ? swapLast(value!) : nil
-        if let indexed {
-            channel.sendChange(old: old, new: value!, indexed: indexed)
-        } else {
-            channel.sendChange(old: old, new: value!)
+        // The root stays alive until the change is delivered: an observer called from
+        // the send is given it without a weak load (see `PropertyChannel.call`).
+        withExtendedLifetime(root) {
+            if let indexed {
+                channel.sendChange(old: old, new: value!, indexed: indexed)
+            } else {
+                channel.sendChange(old: old, new: value!)
+            }
         }
     }
 }

@@ -29,12 +29,20 @@ import Synchronization
 final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandler, ChannelEmptyHandler,
     DerivedInterest, @unchecked Sendable
 {
-    // `@unchecked Sendable`: the `var`s below `lock` are guarded by it; the rest is
-    // immutable, or a weak reference (loaded atomically by the runtime).
-    // `@exclusivity(unchecked)` on those `var`s: the lock, not dynamic enforcement,
-    // orders their accesses.
+    // `@unchecked Sendable`:
+    // - `keyPath`, `affecting`, `manualSources`, `specialized`, `lock`: `let`s; `root`: a
+    //   `weak let` (weak references are loaded atomically by the runtime).
+    // - `channel`: weak, set once by `makeChannel` before the observation is shared.
+    // - `links`, `priorLinks`, `last`, `oldInterest`, `interest`, `priorInterest`,
+    //   `active`, `ended`, `generation`, `tracked`, `primedSources`: only touched with
+    //   `lock` held.
+    // - `oldWanted`: atomic (written with `lock` held).
+    // `@exclusivity(unchecked)` on the `var`s that every change touches (`last`,
+    // `oldInterest`, `active`, `ended`, `tracked`): `lock` orders them. The others change
+    // only when observers come and go, or the dependencies do: dynamic checks cost nothing
+    // measurable there.
 
-    @usableFromInline weak var root: Root?
+    @usableFromInline weak let root: Root?
     @usableFromInline let keyPath: KeyPath<Root, Value>
     @usableFromInline let affecting: [AnyKeyPath]
     /// The hand-notified channels of the key path and of those affecting it; fixed.
@@ -45,11 +53,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// this observation provided it; fixed.
     private let specialized: ((DerivedObservation, IndexedChange?) -> Void)?
 
-    @usableFromInline let lock = Lock()
+    @usableFromInline let lock = CompactLock()
     /// The links that carry the dependencies' changes, by source.
-    @exclusivity(unchecked) private var links: [ObjectIdentifier: any DependencyLink] = [:]
+    private var links: [ObjectIdentifier: any DependencyLink] = [:]
     /// The links that carry their prior notices, while some observer wants them.
-    @exclusivity(unchecked) private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
+    private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
     /// The last value, kept only while some observer wants old values (`oldInterest`):
     /// holding it otherwise would make every in-place mutation of a copy-on-write value
     /// (an array) copy it.
@@ -59,20 +67,20 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// old value of takes no second lock. Written under the lock.
     @usableFromInline let oldWanted = Atomic<Int>(0)
     /// Observers that exist (registered or about to be), and those of them wanting `.prior`.
-    @exclusivity(unchecked) private var interest = 0
-    @exclusivity(unchecked) private var priorInterest = 0
+    private var interest = 0
+    private var priorInterest = 0
     @exclusivity(unchecked) @usableFromInline var active = false
     @exclusivity(unchecked) @usableFromInline var ended = false
     /// Changes whenever the links are dropped wholesale (dormant, ended), so that a relink
     /// running meanwhile knows that what it attached is no longer wanted.
-    @exclusivity(unchecked) private var generation = 0
+    private var generation = 0
     /// What the last evaluation read (the key path and those affecting it; each once, in
     /// order), which the links follow: the next evaluation expects the same reads, and
     /// when it gets them it allocates nothing and leaves the links alone.
     @exclusivity(unchecked) @usableFromInline var tracked: [any DependencySource] = []
     /// What the evaluation that created this object read, used by the first activation
     /// instead of evaluating again.
-    @exclusivity(unchecked) private var primedSources: [any DependencySource]?
+    private var primedSources: [any DependencySource]?
 
     /// Makes the observation and its channel; `sources` and `value` come from the
     /// evaluation the caller just made while tracking. Returns the channel, which owns
@@ -83,7 +91,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     ) -> (PropertyChannel<Value>, DerivedObservation) {
         let observation = DerivedObservation(
             root: root, keyPath: keyPath, affecting: affecting, sources: sources,
-            specialized: specialization.map { body in { _ = body.body($0, $1) } })
+            specialized: specialization.map(\.change))
         let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
         channel.derivedInterest = observation
         observation.channel = channel

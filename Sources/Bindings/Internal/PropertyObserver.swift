@@ -7,8 +7,9 @@ import Synchronization
 /// of cancel, and the end of the source, comes first, from any thread.
 @usableFromInline
 class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, UnregisteringObserver, @unchecked Sendable {
-    // `@unchecked Sendable`: `registration` is atomic; `channel` and the options are
-    // immutable. Subclasses document their own state.
+    // `@unchecked Sendable`: `registration` and `cancelled` are atomics; `channel` and
+    // `optionBits` (the options) are `let`s; `slot` and `handle` are guarded by the
+    // channel's lock (see `ChannelObserver`). Subclasses document their own state.
 
     /// Strong: an observer never keeps the model alive (a channel does not), and a weak
     /// reference would give the channel a side table, which slows every retain of it.
@@ -61,25 +62,28 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
     /// `@inlinable` (with `unregister()` and the channel calls below it): specialized at
     /// the subscription site, a subscription makes no generic metadata look-ups, which
     /// measured most of the cost of subscribe + cancel.
+    /// `snapshot`: the value as the caller read it (see ``PropertyChannel/Snapshot``).
     @inlinable
-    final func register() {
+    final func register(snapshot: PropertyChannel<Value>.Snapshot? = nil) {
         guard registration.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        completeRegistration()
+        completeRegistration(snapshot: snapshot)
     }
 
-    /// ``register()`` for an observer that no other thread can see yet (just made, its
-    /// cancellable not handed out): the first step needs no atomic exchange.
+    /// ``register(snapshot:)`` for an observer that no other thread can see yet (just
+    /// made, its cancellable not handed out): the first step needs no atomic exchange.
     @inlinable
-    final func registerNew() {
+    final func registerNew(snapshot: PropertyChannel<Value>.Snapshot? = nil) {
         registration.store(1, ordering: .relaxed)
-        completeRegistration()
+        completeRegistration(snapshot: snapshot)
     }
 
     /// Adds the observer to its channel, `registration` being 1.
     @inlinable
-    final func completeRegistration() {
-        guard channel.add(self, needsOld: needsOld, needsPrior: needsPrior, initial: options.contains(.initial)) else {
+    final func completeRegistration(snapshot: PropertyChannel<Value>.Snapshot?) {
+        guard channel.add(
+            self, needsOld: needsOld, needsPrior: needsPrior, initial: options.contains(.initial), snapshot: snapshot)
+        else {
             // The channel is closed: its model is gone.
             if registration.compareExchange(expected: 1, desired: 3, ordering: .acquiringAndReleasing).exchanged {
                 releaseInterest()

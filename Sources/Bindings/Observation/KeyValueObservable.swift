@@ -17,15 +17,35 @@ public protocol KeyValueObservable: AnyObject, ReactiveExtensionProvider {
     /// The key paths whose changes also change the value at `key`, for dependencies that
     /// tracking cannot see (storage that is not `@Observed`). Default: none.
     ///
+    /// Followed transitively, as Foundation's KVO does: if `a` declares `b` and `b`
+    /// declares `c`, a change of `c` notifies the observers of `a`, once per change
+    /// (also when `c` reaches `a` by several paths; a cycle of declarations is harmless).
+    ///
     /// ```swift
     /// static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> {
     ///     key == \Thermometer.reading ? [\Thermometer.celsius] : []
     /// }
     /// ```
     static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath>
+
+    /// What ends the model's observations when it deinitialises, for a model whose
+    /// observed key paths read no `@Observed` storage (see ``ObservationAnchor``).
+    /// Default: no anchor; such observations then end at a later clean-up.
+    ///
+    /// ```swift
+    /// final class Thermometer: KeyValueObservable {
+    ///     let observationAnchor = ObservationAnchor()
+    ///     private var storage = 20.0   // notified by hand
+    /// }
+    /// ```
+    var observationAnchor: ObservationAnchor { get }
 }
 
 extension KeyValueObservable {
     /// No key path affects another unless the type says so.
     public static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> { [] }
+
+    /// No anchor: a model with `@Observed` storage needs none, since that storage ends
+    /// its observations; declare `let observationAnchor = ObservationAnchor()` otherwise.
+    public var observationAnchor: ObservationAnchor { .unanchored }
 }

@@ -23,15 +23,14 @@ public final class KeyValueObservation: Sendable {
 }
 
 /// An observer that can be told to stop, from any thread.
-protocol UnregisteringObserver: AnyObject {
+protocol UnregisteringObserver: AnyObject, Sendable {
     func unregister()
 }
 
-/// A weak reference to an observer.
-final class WeakObserverReference: @unchecked Sendable {
-    // `@unchecked Sendable`: the reference is never assigned after init, the runtime
-    // loads weak references atomically, and `unregister()` is thread-safe.
-    weak var object: (any UnregisteringObserver)?
+/// A weak reference to an observer. `Sendable`, checked: a `weak let` of a `Sendable`
+/// type (weak references are loaded atomically by the runtime).
+final class WeakObserverReference: Sendable {
+    weak let object: (any UnregisteringObserver)?
     init(_ object: any UnregisteringObserver) { self.object = object }
 }
 
@@ -44,16 +43,22 @@ final class WeakObserverReference: @unchecked Sendable {
 /// `deliver`, which only hands it to the handler with the object.
 @usableFromInline
 class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: `deliver` is immutable and only called by the channel's
-    // delivering thread, one change at a time. The base class documents the rest.
+    // `@unchecked Sendable`: `deliver` is a `let`, called by one thread at a time (the
+    // channel's deliverer; for the initial value, the registering thread before the
+    // observer joins). The base classes document the rest.
 
     /// Hands a change to the handler, with the observed object if it is still there.
     /// (The token holds this observer weakly, so the handler goes with the model.)
     @usableFromInline let deliver: (borrowing KeyValueObservedChange<Value>) -> Void
+    /// The same, for a change delivered while its caller holds the observed object (see
+    /// `PropertyChannel.call`): the object is passed with no weak load.
+    @usableFromInline let deliverWhileHeld: (borrowing KeyValueObservedChange<Value>) -> Void
 
     init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions,
-         deliver: @escaping (borrowing KeyValueObservedChange<Value>) -> Void) {
+         deliver: @escaping (borrowing KeyValueObservedChange<Value>) -> Void,
+         deliverWhileHeld: @escaping (borrowing KeyValueObservedChange<Value>) -> Void) {
         self.deliver = deliver
+        self.deliverWhileHeld = deliverWhileHeld
         super.init(channel: channel, options: options, flags: ChangeObserverFlag.bit)
     }
 
@@ -72,10 +77,10 @@ class ChangeObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
         if event.isPrior {
             guard options.contains(.prior) else { return nil }
             return KeyValueObservedChange(
-                kind: .setting, newValue: nil, oldValue: options.contains(.old) ? event.old : nil, isPrior: true)
+                setting: nil, oldValue: options.contains(.old) ? event.old : nil, isPrior: true)
         }
         return KeyValueObservedChange(
-            kind: .setting, newValue: options.contains(.new) ? event.new : nil,
+            setting: options.contains(.new) ? event.new : nil,
             oldValue: options.contains(.old) ? event.old : nil, isPrior: false)
     }
 
@@ -93,18 +98,27 @@ enum ChangeObserverFlag {
 
 /// A ``ChangeObserver`` for a root type: holds the object weakly and the handler.
 final class ChangeHandlerObserver<Root: KeyValueObservable, Value>: ChangeObserver<Value>, @unchecked Sendable {
-    // `@unchecked Sendable`: see the base class; the closure it stores captures only
-    // immutable state (a weak reference is loaded atomically).
+    // `@unchecked Sendable` (restated, as a subclass must): no stored property of its
+    // own; the closures it gives the base class capture only `handler`, a
+    // `WeakReference` (a `weak let`, loaded atomically by the runtime), and the root
+    // `unowned(unsafe)`, used only while a caller holds it (see `PropertyChannel.call`).
 
     init(
         root: Root, channel: PropertyChannel<Value>, options: KeyValueObservingOptions,
         handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
     ) {
         let reference = WeakReference(root)
-        super.init(channel: channel, options: options) { change in
-            guard let root = reference.object else { return }
-            handler(root, copy change)
-        }
+        super.init(
+            channel: channel, options: options,
+            deliver: { change in
+                guard let root = reference.object else { return }
+                handler(root, copy change)
+            },
+            deliverWhileHeld: { [root = Unmanaged.passUnretained(root)] change in
+                // Held by the caller (see `PropertyChannel.call`): passed with no retain,
+                // which costs twice as much as usual for a model with weak references.
+                root._withUnsafeGuaranteedRef { handler($0, copy change) }
+            })
     }
 }
 
@@ -135,11 +149,11 @@ extension KeyValueObservable {
         _ specialization: DerivedSpecialization<Self, Value>, options: KeyValueObservingOptions,
         changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
     ) -> KeyValueObservation {
-        let channel = ObservationTarget.resolve(self, specialization: specialization)
+        let (channel, snapshot) = ObservationTarget.resolve(self, specialization: specialization)
         let observer = ChangeHandlerObserver(
             root: self, channel: channel, options: options, handler: changeHandler)
         let token = KeyValueObservation(observer)
-        observer.register()
+        observer.register(snapshot: snapshot)
         return token
     }
 
@@ -286,7 +300,7 @@ extension KeyValueObservable {
     private func directChannel<Value>(_ keyPath: KeyPath<Self, Value>) -> PropertyChannel<Value>? {
         let (_, sources) = DependencyTracking.track { self[keyPath: keyPath] }
         guard sources.count == 1, let channel = sources[0] as? PropertyChannel<Value>,
-              channel.ownerID == ObjectIdentifier(self), channel.key == keyPath
+              channel.ownerID == ObjectIdentifier(self), channel.stands(for: keyPath, owner: self)
         else { return nil }
         return channel
     }

@@ -46,10 +46,11 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
             subscriber.receive(completion: .finished)
             return
         }
-        let channel = ObservationTarget.resolve(object, specialization: specialization)
+        let (channel, snapshot) = ObservationTarget.resolve(object, specialization: specialization)
         let subscription = PropertySubscription(
-            channel: channel, options: options, downstream: subscriber)
+            channel: channel, options: options, downstream: subscriber, snapshot: snapshot)
         subscriber.receive(subscription: subscription)
+        subscription.registerAfterHandOver()
     }
 }
 
@@ -62,9 +63,9 @@ extension KeyValueObservingPublisher {
         guard !options.contains(.prior), let object else {
             return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
         }
+        let (channel, snapshot) = ObservationTarget.resolve(object, specialization: specialization)
         return PropertyChannel.sink(
-            ObservationTarget.resolve(object, specialization: specialization),
-            initial: options.contains(.initial), receiveValue: receiveValue)
+            channel, initial: options.contains(.initial), snapshot: snapshot, receiveValue: receiveValue)
     }
 }
 
@@ -77,9 +78,7 @@ extension KeyValueObservingPublisher: Equatable {
 
 /// A weak reference in a value type.
 @usableFromInline
-final class WeakReference<Object: AnyObject>: @unchecked Sendable {
-    // `@unchecked Sendable`: a weak reference is loaded and cleared atomically by the
-    // runtime, and `object` is never assigned after init.
-    @usableFromInline weak var object: Object?
+final class WeakReference<Object: AnyObject> {
+    @usableFromInline weak let object: Object?
     @usableFromInline init(_ object: Object) { self.object = object }
 }

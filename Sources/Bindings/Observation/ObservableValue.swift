@@ -20,8 +20,9 @@ public final class ObservableValue<Value>: Publisher {
     @usableFromInline let storage: Storage
     @usableFromInline let channel: PropertyChannel<Value>
 
-    /// The value; `@unchecked Sendable` because `value` is only read or written with the
-    /// channel's lock held.
+    /// The value. `@unchecked Sendable`: `value` is only touched with the channel's lock
+    /// held (`read`, which the channel calls under it; `value`'s getter; `update`'s
+    /// `accept`), and in `init`.
     @usableFromInline
     final class Storage: @unchecked Sendable {
         @usableFromInline var value: Value
@@ -50,10 +51,25 @@ public final class ObservableValue<Value>: Publisher {
     @inlinable
     public func update(_ newValue: Value) {
         let storage = self.storage
-        channel.send(PropertyEvent(isPrior: false, old: nil, new: newValue)) {
-            storage.value = newValue
-            return true
-        }
+        // Inlined where `Value` is known: a `sink` gets the value from specialized code.
+        channel.send(
+            PropertyEvent(isPrior: false, old: nil, new: newValue),
+            accept: {
+                storage.value = newValue
+                return true
+            },
+            calling: PropertyChannel.call)
+    }
+
+    /// Attaches a closure that receives the current value, then every update: the same as
+    /// `Publisher.sink(receiveValue:)`, on a path with no generic overhead.
+    ///
+    /// ```swift
+    /// let c = title.sink { print($0) }   // "Title", then each update
+    /// ```
+    @inlinable
+    public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
+        PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
     }
 
     /// Attaches `subscriber`: it receives the current value, then every update.
@@ -61,9 +77,10 @@ public final class ObservableValue<Value>: Publisher {
         let subscription = PropertySubscription(
             channel: channel, options: [.initial, .new], downstream: subscriber)
         subscriber.receive(subscription: subscription)
+        subscription.registerAfterHandOver()
     }
 }
 
-// `@unchecked Sendable`: all mutable state is `storage.value`, guarded by the channel's
-// lock; values cross threads only when `Value` is itself `Sendable`.
-extension ObservableValue: @unchecked Sendable where Value: Sendable {}
+// Checked: `storage` and `channel` are `let`s of `Sendable` types (`Storage` documents
+// `value`); values cross threads only when `Value` is itself `Sendable`.
+extension ObservableValue: Sendable where Value: Sendable {}

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Marks a stored property of a ``KeyValueObservable`` class as observable.
 ///
 /// Reading and writing the property needs no `$` and costs about what a plain stored
@@ -17,6 +19,14 @@
 /// The value itself is ordinary stored state, as with `@Published`: keep the model on one
 /// isolation domain (an actor, the main actor, or one thread). Observing and cancelling
 /// are thread-safe.
+///
+/// Observers are notified when the value is stored, from inside this wrapper: after the
+/// property's `willSet`, but before its `didSet` (Foundation's KVO notifies after the
+/// whole setter). An observer, or a computed key path, that reads state which `didSet`
+/// updates sees that state as it was before the set. Compute such state in a computed
+/// property instead, or make it observable too (`@Observed`, or notified by hand with
+/// `willChangeValue(for:)` and `didChangeValue(for:)` around its update). See "`didSet`
+/// runs after the observers" in Docs/MigratingFromKVO.md.
 @propertyWrapper
 public struct Observed<Value> {
     /// Owns the channel; released with the model, it closes the channel, which is how
@@ -25,7 +35,10 @@ public struct Observed<Value> {
     /// The property's channel, created the first time the property is observed; `nil`
     /// keeps unobserved sets free. Unmanaged so that a set does not retain it: `anchor`
     /// owns it, and lives exactly as long as this storage, so the channel is alive
-    /// whenever the model is being set.
+    /// whenever the model is being set. Written once, under the creation lock (see
+    /// `channel(of:storage:)`); read by sets without it, which is safe because a set
+    /// and an observation of the same model do not run at once (the model's isolation
+    /// orders them, SPEC section 6).
     @usableFromInline var channel: Unmanaged<PropertyChannel<Value>>?
     /// The stored value.
     @usableFromInline var value: Value
@@ -63,10 +76,7 @@ public struct Observed<Value> {
             // this property observes its channel directly. (Using `wrappedKeyPath` here
             // makes every read materialise it; see Docs/Performance.md.)
             if _slowPath(DependencyTracking.isActive), DependencyTracking.isTrackingOnCurrentThread {
-                let channel = channel(of: instance, storage: storageKeyPath)
-                // The key path object is made only on the channel's first tracked read.
-                if _slowPath(channel.key == nil) { channel.key = wrappedKeyPath }
-                DependencyTracking.record(channel)
+                DependencyTracking.record(trackedChannel(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath))
             }
             return instance[keyPath: storageKeyPath].value
         }
@@ -113,7 +123,13 @@ public struct Observed<Value> {
         projected projectedKeyPath: KeyPath<Instance, Publisher>,
         storage storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> Publisher {
-        Publisher(channel: channel(of: instance, storage: storageKeyPath))
+        @inline(__always) get {
+            let channel = channel(of: instance, storage: storageKeyPath)
+            // Read here, where it is a field load, for the subscription that usually follows.
+            return Publisher(
+            channel: channel,
+                snapshot: PropertyChannel.Snapshot(value: instance[keyPath: storageKeyPath].value, version: channel.version))
+        }
     }
 
     /// Not for direct use: `$property` is read through the enclosing instance.
@@ -122,27 +138,71 @@ public struct Observed<Value> {
         fatalError("unavailable")
     }
 
-    /// The property's channel, created on first use (on the model's isolation, as every
-    /// access to the model's storage is).
+    /// The property's channel, created on first use.
     ///
-    /// Always inlined, and it uses the storage key path only for projections, which fold
-    /// into field accesses: a key path object materialised here would be materialised on
-    /// every read of the property (~30 ns each, measured).
+    /// Observing reads the model, so it runs where reading the model is safe (its
+    /// isolation, or any thread while nobody sets it: SPEC section 6), but several
+    /// threads may observe one model at once. So the look-up and the creation take a
+    /// lock (one of ``ChannelCreation``'s, picked by the model), and exactly one channel
+    /// is ever made per property: two first observers on two threads share it.
+    ///
+    /// Always inlined, and it uses the storage key path only for accesses that fold into
+    /// field accesses: a key path object materialised here would be materialised on every
+    /// read of the property (~30 ns each, measured), so the creation, which needs one, is
+    /// out of line.
+    ///
+    /// The key paths go to out-of-line code as autoclosures: the optimizer then
+    /// specializes the callee for them, and no key path object is made unless it is used
+    /// (a key path passed as a value was made at the top of every read of the property).
     @inlinable @inline(__always)
     static func channel<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> PropertyChannel<Value> {
-        if let channel = instance[keyPath: storage].channel {
-            return channel.takeUnretainedValue()
+        let lock = ChannelCreation.lockIndex(for: instance)
+        ChannelCreation.lock(lock)
+        defer { ChannelCreation.unlock(lock) }
+        return instance[keyPath: storage].channel?.takeUnretainedValue() ?? makeChannel(of: instance, storage: storage)
+    }
+
+    /// ``channel(of:storage:)`` for a tracked read, which also tells the channel the key
+    /// path it stands for, `wrapped` (see ``PropertyChannel/key``), the first time.
+    @inlinable @inline(__always)
+    static func trackedChannel<Instance: KeyValueObservable>(
+        of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
+        wrapped: @autoclosure () -> AnyKeyPath
+    ) -> PropertyChannel<Value> {
+        let lock = ChannelCreation.lockIndex(for: instance)
+        ChannelCreation.lock(lock)
+        defer { ChannelCreation.unlock(lock) }
+        let channel = instance[keyPath: storage].channel?.takeUnretainedValue() ?? makeChannel(of: instance, storage: storage)
+        if _slowPath(channel.key == nil) { learnKey(channel, wrapped()) }
+        return channel
+    }
+
+    /// Tells `channel` the key path it stands for; under the creation lock.
+    @usableFromInline @inline(never)
+    static func learnKey(_ channel: PropertyChannel<Value>, _ key: @autoclosure () -> AnyKeyPath) {
+        channel.key = key()
+    }
+
+    /// Creates the property's channel; under the creation lock, with no channel yet.
+    ///
+    /// The channel reads the current value (for a new observer's initial value, when the
+    /// observer brings no current ``PropertyChannel/Snapshot``) through the model, held
+    /// `unowned(unsafe)`, which the anchor bounds: the channel reads it only under its
+    /// lock while open, and the anchor closes it, under that lock, when the model
+    /// deinitialises. A read comes from a new observer, which reads the model, so it runs
+    /// where reading the model is safe (SPEC section 6), never during the model's
+    /// deinit; after the deinit it finds the channel closed and reads nothing.
+    @usableFromInline @inline(never)
+    static func makeChannel<Instance: KeyValueObservable>(
+        of instance: Instance, storage: @autoclosure () -> ReferenceWritableKeyPath<Instance, Observed<Value>>
+    ) -> PropertyChannel<Value> {
+        let storage = storage()
+        let value = storage.appending(path: \Observed<Value>.value)
+        let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance)) { [unowned(unsafe) instance] in
+            instance[keyPath: value]
         }
-        // The value's address: a stored property of a class instance does not move while
-        // the instance lives. The channel reads it only to give a new subscriber its
-        // initial value, under its lock and only while open (the anchor closes it when
-        // the model goes). Subscribing reads the model, so it runs on the model's
-        // isolation, where the model cannot be mid-deinit: the read never sees a
-        // destroyed value. So the channel needs no reference to the model.
-        let address = withUnsafeMutablePointer(to: &instance[keyPath: storage].value) { $0 }
-        let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance), address: address)
         instance[keyPath: storage].anchor = ChannelAnchor(channel)
         instance[keyPath: storage].channel = Unmanaged.passUnretained(channel)
         return channel

@@ -13,22 +13,30 @@ extension Observed {
         public typealias Failure = Never
 
         @usableFromInline let channel: PropertyChannel<Value>
+        /// The value when the projection was read, and which set it followed: a
+        /// subscription made before the next set starts from it (see
+        /// ``PropertyChannel/Snapshot``).
+        @usableFromInline let snapshot: PropertyChannel<Value>.Snapshot
 
         @inlinable
-        init(channel: PropertyChannel<Value>) { self.channel = channel }
+        init(channel: PropertyChannel<Value>, snapshot: PropertyChannel<Value>.Snapshot) {
+            self.channel = channel
+            self.snapshot = snapshot
+        }
 
         /// Attaches `subscriber`: it receives the current value, then the value of every set, and `.finished` once the model is gone.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             let subscription = PropertySubscription(
-                channel: channel, options: [.initial, .new], downstream: subscriber)
+                channel: channel, options: [.initial, .new], downstream: subscriber, snapshot: snapshot)
             subscriber.receive(subscription: subscription)
+            subscription.registerAfterHandOver()
         }
 
         /// Attaches a closure that receives the current value, then every new one: the
         /// same as `Publisher.sink(receiveValue:)`, on a path with no generic overhead.
         @inlinable
         public consuming func sink(receiveValue: consuming @escaping (Value) -> Void) -> AnyCancellable {
-            PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
+            PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: receiveValue)
         }
     }
 }

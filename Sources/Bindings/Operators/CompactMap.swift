@@ -33,6 +33,14 @@ extension Publishers {
         where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
+
+        /// Not for use: the upstream's fused sink, through the transform (see
+        /// `Publisher._fusedSink`).
+        @inlinable
+        public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? {
+            let transform = self.transform
+            return upstream._fusedSink { if let value = transform($0) { receiveValue(value) } }
+        }
     }
 }
 

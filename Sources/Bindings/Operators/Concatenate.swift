@@ -54,7 +54,7 @@ extension Publishers.Concatenate {
         private let suffix: Suffix
         /// Guards `phase`, `upstream` and `demand`, which `request`/`cancel` (any
         /// thread) and the upstreams' calls share.
-        private let spin = SpinLock()
+        private let spin = CompactLock()
         @exclusivity(unchecked) private var phase = Phase.awaitingPrefix
         @exclusivity(unchecked) private var upstream: (any Subscription)?
         /// What the subscriber asked for and has not received yet; kept up to date while

@@ -36,6 +36,14 @@ extension Publishers {
         where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
         }
+
+        /// Not for use: the upstream's fused sink, through the predicate (see
+        /// `Publisher._fusedSink`).
+        @inlinable
+        public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? {
+            let isIncluded = self.isIncluded
+            return upstream._fusedSink { if isIncluded($0) { receiveValue($0) } }
+        }
     }
 }
 

@@ -80,7 +80,7 @@ extension Publishers.HandleEvents {
         private let receiveRequest: ((Subscribers.Demand) -> Void)?
         /// Guards `state` and `pending`, which `request`/`cancel` (any thread) and the
         /// upstream's subscription and completion calls share. Never taken for a value.
-        private let spin = SpinLock()
+        private let spin = CompactLock()
         @exclusivity(unchecked) private var state = State.awaitingSubscription
         /// Demand requested before the upstream subscription arrived.
         @exclusivity(unchecked) private var pending = Subscribers.Demand.none

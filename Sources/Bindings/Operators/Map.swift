@@ -38,6 +38,14 @@ extension Publishers {
 }
 
 extension Publishers.Map {
+    /// Not for use: the upstream's fused sink, through the transform (see
+    /// `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? {
+        let transform = self.transform
+        return upstream._fusedSink { receiveValue(transform($0)) }
+    }
+
     /// Returns a single `Map` that applies this transform, then `transform`, as
     /// Combine fuses consecutive maps.
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {

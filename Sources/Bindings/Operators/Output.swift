@@ -57,10 +57,11 @@ extension Publishers.Output {
         private let downstream: Downstream
         /// Guards `state`, which `request`/`cancel` (any thread) and the upstream's
         /// subscription and completion calls share. Values take it only to end the range.
-        private let spin = SpinLock()
+        private let spin = CompactLock()
         @exclusivity(unchecked) private var state = State.awaitingSubscription
-        /// Only touched by `receive(_:)`, which the upstream calls one value at a time
-        /// (the subscriber contract), so they need no lock.
+        /// Only touched by the upstream's calls (`receive(subscription:)` reads
+        /// `remainingCount`, `receive(_:)` counts down), which come one at a time (the
+        /// subscriber contract), so they need no lock.
         @exclusivity(unchecked) private var remainingUntilStart: Int
         @exclusivity(unchecked) private var remainingCount: Int
 

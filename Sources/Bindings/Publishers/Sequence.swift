@@ -46,7 +46,7 @@ extension Publishers.Sequence {
         private let downstream: Downstream
         /// Guards `demand`, `emitting` and `done`. The iterator may run user code, so it
         /// is advanced outside the lock, by the emitter alone.
-        private let spin = SpinLock()
+        private let spin = CompactLock()
         @exclusivity(unchecked) private var demand = Subscribers.Demand.none
         @exclusivity(unchecked) private var emitting = false
         /// Cancelled, or finished.

@@ -44,6 +44,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     }
 }
 
-// `@unchecked Sendable`: all mutable state, the value included, is in `core`, guarded by
-// its channel's lock; values cross threads only when `Output` is itself `Sendable`.
-extension CurrentValueSubject: @unchecked Sendable where Output: Sendable {}
+// Checked: `core` is a `let` of a `Sendable` type (`SubjectCore` documents its state,
+// the value included); values cross threads only when `Output` is itself `Sendable`.
+extension CurrentValueSubject: Sendable where Output: Sendable {}

@@ -33,6 +33,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
     }
 }
 
-// `@unchecked Sendable`: all mutable state is in `core`, guarded by its channel's lock;
+// Checked: `core` is a `let` of a `Sendable` type (`SubjectCore` documents its state);
 // values cross threads only when `Output` is itself `Sendable`.
-extension PassthroughSubject: @unchecked Sendable where Output: Sendable {}
+extension PassthroughSubject: Sendable where Output: Sendable {}

@@ -17,9 +17,14 @@ enum SubjectEvent<Output, Failure: Error> {
 /// completion, the current value (for `CurrentValueSubject`) and the upstreams.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    // `@unchecked Sendable`: `completion` and `current` are guarded by `channel.lock`
-    // (they are only touched inside the `accept`/`initial` closures that `Channel` runs
-    // under it, or under an explicit `channel.lock`); `upstreams` by `upstreamLock`.
+    // `@unchecked Sendable`:
+    // - `channel`, `replaysCurrent`, `upstreamLock`: `let`s.
+    // - `completion`, `current`: only touched in `init`, or with `channel`'s lock held (in
+    //   the closures `Channel` runs under it, `accept` and `current`, or in `withLock`).
+    // - `upstreams`: only touched with `upstreamLock` held, and in `deinit`.
+    // `Output` need not be `Sendable`: the public subjects are `Sendable` only when it is.
+    // `@exclusivity(unchecked)` on `completion`, `current`: the channel's lock orders them;
+    // every send touches them.
 
     @usableFromInline let channel = Channel<SubjectEvent<Output, Failure>>()
     @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
@@ -39,13 +44,18 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         for upstream in upstreams { upstream.cancel() }
     }
 
+    /// Inlined where the types are known, so that a `sink`'s closure is called from
+    /// specialized code (see `call(_:_:)`).
     @inlinable
     func send(_ value: Output) {
-        channel.send(.value(value)) {
-            guard completion == nil else { return false }
-            if replaysCurrent { current = value }
-            return true
-        }
+        channel.send(
+            .value(value),
+            accept: {
+                guard completion == nil else { return false }
+                if replaysCurrent { current = value }
+                return true
+            },
+            calling: Self.call)
     }
 
     func send(completion: Subscribers.Completion<Failure>) {
@@ -109,16 +119,17 @@ final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent
     /// the delivering thread changes it, so a reader that sees it stale at worst queues
     /// a replay that finds it cleared and does nothing.
     let owesCurrent: Atomic<Bool>
-    let spin = SpinLock()
+    let spin = CompactLock()
     /// Whether the subscriber has its subscription yet (see ``HandOver``). Declared next
     /// to the other one-byte fields, so that it takes no room of its own.
     let handOver = Atomic<UInt8>(HandOver.pending)
-    /// Guarded by `spin`.
+    /// Only touched with `spin` held. `@exclusivity(unchecked)`: `spin` orders it; with a
+    /// bounded demand every value touches it.
     @exclusivity(unchecked) var demand = Subscribers.Demand.none
     /// A completion that arrived before the hand-over: written by the delivering thread
     /// before it publishes `HandOver.parked` (releasing), read by `attach` after it sees
-    /// it (acquiring).
-    @exclusivity(unchecked) var earlyCompletion: Completion?
+    /// it (acquiring). Touched only in that race, so it keeps dynamic exclusivity checks.
+    var earlyCompletion: Completion?
 
     init(core: Core, downstream: Downstream) {
         self.core = core

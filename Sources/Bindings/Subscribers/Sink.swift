@@ -142,7 +142,13 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// let c = person.$firstName.sink { print($0) }
     /// ```
+    ///
+    /// Inlinable: where the publisher's type is known, a chain of `map`, `filter` and
+    /// `compactMap` on a property or subject becomes one closure on its channel (see
+    /// `Publisher._fusedSink`), with the same values, order, lifetime and cancellation.
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        if let fused = _fusedSink(receiveValue) { return fused }
+        return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }

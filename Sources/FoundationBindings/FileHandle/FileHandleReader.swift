@@ -24,11 +24,11 @@ import Darwin
 /// The thread also polls a wake-up pipe, written by ``demandDidIncrease()`` and
 /// ``stop()``, so that a new demand or a cancel ends its wait at once.
 ///
-/// `@unchecked Sendable`: `isStopped` is only touched with `lock` held; `framer`,
-/// `buffer` and `output` only by the reading thread; the wake-up descriptors are written
-/// by any thread (a write to a pipe is atomic) and closed by the reading thread only
-/// after it has stopped, when ``stop()`` no longer writes (it checks `isStopped` under
-/// `lock`, and the thread closes them under it too).
+/// `@unchecked Sendable`: `isStopped`, `isClosed`, `wakeRead` and `wakeWrite` are only
+/// touched with `lock` held, so ``wake()`` (any thread) never writes to the pipe once the
+/// reading thread has closed it (it sets `isClosed` and closes under `lock`); `framer`,
+/// `output` and the bytes at `buffer` only by the reading thread (after `init`, which
+/// `Thread.start()` orders before it); the rest are `let`s.
 final class FileHandleReader<Framer: ChunkFramer>: @unchecked Sendable {
     /// Bytes read per system call at most.
     private static var chunkSize: Int { 64 * 1024 }

@@ -25,9 +25,10 @@ import Foundation
 /// do), and the teardown releases them; the subscriber and the source are both released
 /// on cancel and after the completion is delivered.
 ///
-/// `@unchecked Sendable`: every stored `var` is only read or written with `lock` held;
-/// `policy` is a `let`. The subscriber, the teardown and the demand hook are called with
-/// the lock released.
+/// `@unchecked Sendable`: `downstream`, `demand`, `pending`, `head`, `completion`,
+/// `isDelivering`, `stopSource`, `demandHook` and `isStopped` are only touched with `lock`
+/// held; `policy` is a `let`. The subscriber, the teardown and the demand hook are called
+/// with the lock released, the subscriber by one thread at a time (`isDelivering`).
 final class EventSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 {

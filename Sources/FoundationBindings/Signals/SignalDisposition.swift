@@ -37,11 +37,14 @@ struct SignalDisposition {
     /// ignoring the signal.
     var isHandler: Bool {
         #if canImport(Darwin)
-        let address = unsafeBitCast(action.__sigaction_u.__sa_handler, to: UInt.self)
+        let handler = action.__sigaction_u.__sa_handler
         #else
-        let address = unsafeBitCast(action.__sigaction_handler.sa_handler, to: UInt.self)
+        let handler = action.__sigaction_handler.sa_handler
         #endif
-        // SIG_DFL is 0 and SIG_IGN is 1; with SA_SIGINFO the handler shares the field.
+        // SIG_DFL is 0 and SIG_IGN is 1; with SA_SIGINFO the handler shares the field. A C
+        // function pointer has no integer conversion: its bytes (a pointer's, `nil` for 0)
+        // are read as one, which `load` allows for a trivial type of the same size.
+        let address = withUnsafeBytes(of: handler) { $0.load(as: UInt.self) }
         return address > 1
     }
 

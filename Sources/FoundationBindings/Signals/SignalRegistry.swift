@@ -39,8 +39,8 @@ final class SignalRegistry: @unchecked Sendable {
 
     private init() {}
 
-    /// One watched signal. `@unchecked Sendable`: its `var`s are guarded by the
-    /// registry's `lock`; the rest is constant.
+    /// One watched signal. `@unchecked Sendable`: `hasLeftGroup` and `listeners` are only
+    /// touched with the registry's `lock` held; the rest are `let`s.
     private final class Entry: @unchecked Sendable {
         let signal: Int32
         let source: any DispatchSourceSignal

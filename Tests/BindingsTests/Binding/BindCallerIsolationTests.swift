@@ -125,7 +125,7 @@ struct BindCallerIsolationTests {
         // The library makes these sinks itself, outside any actor: a plain owner's
         // property is set on the sending thread even when bound on the main actor.
         let label = BindLabel()
-        #expect(label.reactive.text.delivery == .detect)
+        #expect(label.reactive.text.delivery == .sendingThread)
         let source = PassthroughSubject<String, Never>()
         label.reactive.name <~ source
         let box = UncheckedBox(source)
@@ -137,9 +137,9 @@ struct BindCallerIsolationTests {
 /// Sinks made outside any actor deliver on the sending thread.
 @Suite("Bindings: closures made outside any actor")
 struct BindNonisolatedCallerTests {
-    @Test func sinkMadeOutsideAnyActorDetects() {
+    @Test func sinkMadeOutsideAnyActorRunsOnTheSendingThread() {
         let label = BindLabel()
-        #expect(BindingSink(owner: label) { $0.name = $1 }.delivery == .detect)
-        #expect(label.reactive.shouting.delivery == .detect)
+        #expect(BindingSink(owner: label) { $0.name = $1 }.delivery == .sendingThread)
+        #expect(label.reactive.shouting.delivery == .sendingThread)
     }
 }

@@ -25,6 +25,7 @@ private final class DocsLabel: BindingOwner {
 
 /// Storage that is not `@Observed`, notified by hand (Docs/MigratingFromKVO.md).
 private final class DocsThermometer: KeyValueObservable {
+    let observationAnchor = ObservationAnchor()
     private var storage = 20.0
     var celsius: Double {
         get { storage }

@@ -4,12 +4,14 @@ import Foundation
 import Testing
 @testable import Bindings
 
-// An @Observed property's channel is ordered (see "Ordered channels" in Channel.swift):
-// what another thread does while the model's thread delivers a change (a removal from
-// anywhere; a set or a subscription from a thread that a callback hands the model to)
-// is queued on the side and applied when the current value has been delivered. These
-// tests hold a delivery open (a callback waits) while another thread acts, then check
-// what each observer received, in order, and that what a removal captured is gone.
+// While the model's thread delivers a change, another thread may act on the property's
+// observers: a removal from anywhere, or anything at all from a thread that a callback
+// hands the model to and waits for (unbind, cancel, subscribe, set, release the model).
+// Each completes without waiting for the delivery: what must come after the current
+// value (a set, a new subscriber's initial value, a removal's release) is queued and
+// applied by the delivering thread once that value is delivered. These tests hold a
+// delivery open (a callback waits) while another thread acts, then check what each
+// observer received, in order, and that what a removal captured is gone.
 
 /// What another thread does to end an observation.
 enum ObsRemoval: String, CaseIterable, Sendable {
@@ -41,24 +43,16 @@ private final class ObsHandles: @unchecked Sendable {
     }
 }
 
-/// Weak references to the objects the removed observers captured.
-private final class ObsWeakSentinels: @unchecked Sendable {
-    // `@unchecked Sendable`: filled before the other thread starts, read after it ends.
-    var references: [() -> Canary?] = []
-    var alive: Int { references.filter { $0() != nil }.count }
-}
-
 @Suite("Observation: another thread during a delivery")
 struct ObsOtherThreadDuringDeliveryTests {
     /// Makes `count` observers of `person.count` of the kind `removal` ends, each
-    /// capturing a sentinel and recording into `log`.
+    /// capturing a sentinel counted by `sentinels` and recording into `log`.
     private func observe(
         _ person: ObsPerson, count: Int, for removal: ObsRemoval, into log: LockedLog<Int>,
-        handles: ObsHandles, sentinels: ObsWeakSentinels
+        handles: ObsHandles, sentinels: LiveCounter
     ) {
         for _ in 0..<count {
-            let sentinel = Canary()
-            sentinels.references.append { [weak sentinel] in sentinel }
+            let sentinel = Canary(sentinels)
             switch removal {
             case .cancel, .release:
                 handles.cancellables.append(person.$count.sink { value in
@@ -88,7 +82,7 @@ struct ObsOtherThreadDuringDeliveryTests {
         }
         let others = LockedLog<Int>()
         let handles = ObsHandles()
-        let sentinels = ObsWeakSentinels()
+        let sentinels = LiveCounter()   // the objects the removed observers captured
         observe(person, count: 20, for: removal, into: others, handles: handles, sentinels: sentinels)
         #expect(person.countStorage.observerCount == 21)
 
@@ -101,7 +95,7 @@ struct ObsOtherThreadDuringDeliveryTests {
         person.count = 1
         // The delivery has ended: the removals are applied, and what they captured is gone.
         #expect(person.countStorage.observerCount == 1)
-        #expect(sentinels.alive == 0)
+        #expect(sentinels.live == 0)
         person.count = 2
 
         #expect(first.items == [0, 1, 2])
@@ -156,8 +150,8 @@ struct ObsOtherThreadDuringDeliveryTests {
         withExtendedLifetime((a, b)) {}
     }
 
-    /// The same for a subscription: its initial value waits for the current delivery,
-    /// then it receives every later value.
+    /// A subscription there: its initial value (the current one) arrives before the
+    /// subscription returns, as KVO's `.initial` does, and it receives every later value.
     @Test func aSubscriptionOnAThreadThatACallbackWaitsForStartsAfterTheCurrentValue() {
         let person = ObsPerson()
         let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
@@ -167,8 +161,8 @@ struct ObsOtherThreadDuringDeliveryTests {
             guard value == 1 else { return }
             runOnAnotherThread {
                 bag.append(handOff.value.$count.sink { late.append($0) })
+                #expect(late.items == [1], "the initial value arrives before sink returns")
             }
-            #expect(late.items == [], "the initial value waits for the delivery of 1")
         }
         person.count = 1
         #expect(late.items == [1])
@@ -245,5 +239,77 @@ struct ObsOtherThreadDuringDeliveryTests {
         #expect(late.items == [2, 3])
         #expect(lateWithoutInitial.items == [3])
         withExtendedLifetime(a) {}
+    }
+
+    /// `unbind(_:)` on a thread that a callback waits for: it completes, and the
+    /// listener hears nothing after the value in flight.
+    @Test func anUnbindOnAThreadThatACallbackWaitsForCompletes() {
+        final class Listener: Sendable {}
+        let person = ObsPerson()
+        let listener = Listener()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let heard = LockedLog<Int>()
+        let unbound = LockedLog<String>()
+        let holder = person.$count.sink { value in
+            guard value == 2 else { return }
+            runOnAnotherThread {
+                handOff.value.$count.unbind(listener)
+                unbound.append("unbound")
+            }
+        }
+        person.$count.bind(listener, skipInitialValue: true) { _, value in heard.append(value) }
+        person.count = 1
+        person.count = 2
+        person.count = 3
+        #expect(unbound.items == ["unbound"])
+        // The holder comes first: the listener was already unbound when 2 reached it.
+        #expect(heard.items == [1])
+        #expect(person.countStorage.observerCount == 1)
+        withExtendedLifetime((holder, listener)) {}
+    }
+
+    /// The model's last reference dropped on a thread that a callback waits for: the
+    /// release completes, and every observer hears the end from the delivering thread
+    /// once the current value is delivered (never from two threads at once), and what
+    /// they captured is gone then. (A new subscriber's initial value is delivered without
+    /// holding the model, so its callback can be where the model goes.)
+    @Test func releasingTheModelOnAThreadThatACallbackWaitsForEndsEverything() {
+        // The only strong reference to the model; one thread at a time uses it (the
+        // callback's thread waits).
+        let box = Locked<ObsPerson?>(ObsPerson())
+        weak let weakPerson = box.value
+        let publisher = box.value!.$count
+        let events = LockedLog<String>()
+        weak var capturedBySink: Canary?
+        weak var capturedByHolder: Canary?
+        func subscribeSink() -> AnyCancellable {
+            let sentinel = Canary()
+            capturedBySink = sentinel
+            return publisher.sink { value in withExtendedLifetime(sentinel) { events.append("sink \(value)") } }
+        }
+        func subscribeHolder() -> AnyCancellable {
+            let sentinel = Canary()
+            capturedByHolder = sentinel
+            return publisher.sink { value in
+                withExtendedLifetime(sentinel) {
+                    runOnAnotherThread {
+                        // Taken out under the lock, dropped after it: the model
+                        // deinitialises on that thread, outside the lock.
+                        _ = box.withLock { $0.take() }
+                        events.append("released")
+                    }
+                    events.append("back \(value)")
+                }
+            }
+        }
+        let sink = subscribeSink()
+        let completing = publisher.sink(
+            receiveCompletion: { _ in events.append("finished") }, receiveValue: { events.append("completing \($0)") })
+        let holder = subscribeHolder()   // its initial value, 0, is delivered in this call
+        #expect(weakPerson == nil)
+        #expect(events.items == ["sink 0", "completing 0", "released", "back 0", "finished"])
+        #expect(capturedBySink == nil, "released once the delivery ended, while its AnyCancellable is kept")
+        #expect(capturedByHolder == nil, "the running callback's closure too, after it returned")
+        withExtendedLifetime((sink, completing, holder)) {}
     }
 }

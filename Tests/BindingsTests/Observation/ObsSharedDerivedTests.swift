@@ -66,16 +66,27 @@ struct ObsSharedDerivedTests {
         #expect(person.firstNameStorage.observerCount == 0)
     }
 
-    @Test func subscriptionDroppedWithoutDemandOrCancelLeavesTheDependencies() {
-        let person = ObsPerson()
+    /// A subscription registers when it is handed over (so that its initial value is
+    /// read on the subscribing thread), and, as a subject's does in Combine, lasts until
+    /// it is cancelled or its source ends: one whose subscriber drops it without
+    /// requesting or cancelling ends with the model.
+    @Test func subscriptionDroppedWithoutDemandOrCancelEndsWithTheModel() {
+        var person: ObsPerson? = ObsPerson()
         var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
+        let finished = LockedLog<String>()
         // A subscriber that drops its subscription without requesting or cancelling.
-        person.publisher(for: \.fullName).subscribe(AnySubscriber<String, Never>(
-            receiveSubscription: { [sentinel] _ in withExtendedLifetime(sentinel) {} }))
+        person!.publisher(for: \.fullName).subscribe(AnySubscriber<String, Never>(
+            receiveSubscription: { [sentinel] _ in withExtendedLifetime(sentinel) {} },
+            receiveValue: { finished.append("value \($0)"); return .none },
+            receiveCompletion: { _ in finished.append("finished") }))
         sentinel = nil
-        #expect(weakSentinel == nil, "the subscription is gone")
-        #expect(person.firstNameStorage.observerCount == 0)
+        #expect(weakSentinel != nil, "registered, waiting for demand")
+        #expect(person!.firstNameStorage.observerCount == 1)
+        person!.firstName = "Grace"        // no demand: dropped
+        person = nil
+        #expect(finished.items == ["finished"])
+        #expect(weakSentinel == nil, "released with the model")
     }
 
     @Test func priorNoticesAreAskedOfTheDependenciesOnlyWhileWanted() {

@@ -1,0 +1,127 @@
+import Bindings
+
+// Bindings' side of the paths users take (issue #12): bindings, derived key paths,
+// setup, subjects and chains. Shaped like BindingsCases.swift.
+
+final class BindingsNamed: KeyValueObservable {
+    @Observed var name = "Ada"
+}
+
+/// The owner of bindings of several kinds.
+final class BindingsLabel: BindingOwner {
+    var number = 0
+    var text: String? = nil
+    var other = 0
+    var subscriptions = Set<AnyCancellable>()
+}
+
+@inline(never)
+func bindingsSetName(_ model: BindingsNamed, _ names: [String], _ count: Int) {
+    for i in 0..<count { model.name = names[i & 3] }
+}
+
+/// Creates an owner, binds three of its properties, releases it.
+@inline(never)
+func bindingsCreateBindRelease(_ model: BindingsModel, _ named: BindingsNamed, _ counter: Counter, _ count: Int) {
+    for _ in 0..<count {
+        let label = BindingsLabel()
+        label.reactive.number <~ model.reactive.value
+        label.reactive.text <~ named.reactive.name
+        label.reactive.other <~ model.reactive.value
+        counter.total &+= label.number
+    }
+}
+
+@inline(never)
+func bindingsSubscribeCancelComputed(_ model: BindingsPair, _ counter: Counter, _ count: Int) {
+    for _ in 0..<count {
+        let subscription = model.publisher(for: \.sum).sink { counter.total &+= $0 }
+        subscription.cancel()
+    }
+}
+
+@inline(never)
+func bindingsUpdate(_ value: ObservableValue<Int>, _ count: Int) {
+    for i in 0..<count { value.update(i) }
+}
+
+/// Sets each model's value once: one operation per model.
+@inline(never)
+func bindingsSetEach(_ models: [BindingsModel], _ count: Int) {
+    var index = 0
+    for i in 0..<count {
+        models[index].value = i
+        index = index == models.count - 1 ? 0 : index + 1
+    }
+}
+
+enum BindingsPathCases {
+    static let names = ["Ada", "Grace", "Mary", "Edith"]
+
+    static func liftedBinding(_ counter: Counter) -> Run {
+        let model = BindingsNamed()
+        let label = BindingsLabel()
+        label.reactive.text <~ model.reactive.name
+        return { count in
+            let elapsed = timed { bindingsSetName(model, names, count) }
+            counter.total &+= label.text?.utf8.count ?? 0
+            return elapsed
+        }
+    }
+
+    static func createBindRelease(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let named = BindingsNamed()
+        return { count in timed { bindingsCreateBindRelease(model, named, counter, count) } }
+    }
+
+    static func computedBinding(_ counter: Counter) -> Run {
+        let model = BindingsPair()
+        let label = BindingsLabel()
+        label.reactive.number <~ model.reactive.sum
+        return { count in
+            let elapsed = timed { bindingsSetA(model, count) }
+            counter.total &+= label.number
+            return elapsed
+        }
+    }
+
+    static func computedSubscribeCancel(_ counter: Counter) -> Run {
+        let model = BindingsPair()
+        return { count in timed { bindingsSubscribeCancelComputed(model, counter, count) } }
+    }
+
+    static func observeOldNew(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let token = model.observe(\.value, options: [.old, .new]) { _, change in
+            counter.total &+= change.newValue! &- change.oldValue!
+        }
+        return { count in
+            withExtendedLifetime(token) { timed { bindingsSet(model, count) } }
+        }
+    }
+
+    static func observableValue(_ counter: Counter) -> Run {
+        let value = ObservableValue(0)
+        let subscription = value.sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { bindingsUpdate(value, count) } }
+        }
+    }
+
+    static func mapFilterChain(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let subscription = model.$value.map { $0 &* 2 }.filter { $0 & 2 == 0 }.sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { bindingsSet(model, count) } }
+        }
+    }
+
+    static func manyModels(_ counter: Counter, models count: Int) -> Run {
+        let models = (0..<count).map { _ in BindingsModel() }
+        let subscriptions = models.map { model in model.$value.sink { counter.total &+= $0 } }
+        return { count in
+            withExtendedLifetime(subscriptions) { timed { bindingsSetEach(models, count) } }
+        }
+    }
+}

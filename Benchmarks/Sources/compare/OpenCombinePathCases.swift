@@ -1,0 +1,78 @@
+import OpenCombine
+
+// OpenCombine's side of the paths users take: the nearest Combine code for each.
+
+final class OpenCombineNamed: ObservableObject {
+    @Published var name = "Ada"
+}
+
+final class OpenCombineLabel {
+    var number = 0
+    var text: String? = nil
+    var other = 0
+    var subscriptions = Set<AnyCancellable>()
+}
+
+@inline(never)
+func openCombineSetName(_ model: OpenCombineNamed, _ names: [String], _ count: Int) {
+    for i in 0..<count { model.name = names[i & 3] }
+}
+
+/// Creates an owner, assigns three of its properties, releases it. `assign(to:on:)` holds
+/// its target strongly, so the three subscriptions go in a set of the caller's, whose end
+/// cancels them and releases the owner (in the owner's own set they would keep it alive).
+@inline(never)
+func openCombineCreateAssignRelease(_ model: OpenCombineModel, _ named: OpenCombineNamed, _ counter: Counter, _ count: Int) {
+    for _ in 0..<count {
+        let label = OpenCombineLabel()
+        var subscriptions = Set<AnyCancellable>()
+        model.$value.assign(to: \.number, on: label).store(in: &subscriptions)
+        named.$name.map(Optional.init).assign(to: \.text, on: label).store(in: &subscriptions)
+        model.$value.assign(to: \.other, on: label).store(in: &subscriptions)
+        counter.total &+= label.number
+    }
+}
+
+@inline(never)
+func openCombineSetEach(_ models: [OpenCombineModel], _ count: Int) {
+    var index = 0
+    for i in 0..<count {
+        models[index].value = i
+        index = index == models.count - 1 ? 0 : index + 1
+    }
+}
+
+enum OpenCombinePathCases {
+    static func liftedAssign(_ counter: Counter) -> Run {
+        let model = OpenCombineNamed()
+        let label = OpenCombineLabel()
+        let subscription = model.$name.map(Optional.init).assign(to: \.text, on: label)
+        return { count in
+            let elapsed = withExtendedLifetime(subscription) { timed { openCombineSetName(model, BindingsPathCases.names, count) } }
+            counter.total &+= label.text?.utf8.count ?? 0
+            return elapsed
+        }
+    }
+
+    static func createAssignRelease(_ counter: Counter) -> Run {
+        let model = OpenCombineModel()
+        let named = OpenCombineNamed()
+        return { count in timed { openCombineCreateAssignRelease(model, named, counter, count) } }
+    }
+
+    static func mapFilterChain(_ counter: Counter) -> Run {
+        let model = OpenCombineModel()
+        let subscription = model.$value.map { $0 &* 2 }.filter { $0 & 2 == 0 }.sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { openCombineSet(model, count) } }
+        }
+    }
+
+    static func manyModels(_ counter: Counter, models count: Int) -> Run {
+        let models = (0..<count).map { _ in OpenCombineModel() }
+        let subscriptions = models.map { model in model.$value.sink { counter.total &+= $0 } }
+        return { count in
+            withExtendedLifetime(subscriptions) { timed { openCombineSetEach(models, count) } }
+        }
+    }
+}

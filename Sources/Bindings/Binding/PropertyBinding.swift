@@ -1,0 +1,181 @@
+/// The binding of an observable value to an owner, first-class in the engine: a `<~`
+/// (or `~>`, or `bind(to:)`) whose source is a property publisher (`$property`,
+/// `model.reactive.property`, `publisher(for:)`, an ``ObservableValue``) registers one
+/// observer straight on the value's channel, as `$property.sink` does, instead of a
+/// Combine subscription and a subscriber: a value costs one call from code specialized
+/// where the binding was made, a load of the owner's weak reference, and the store.
+///
+/// Lifetimes are those of every binding (see ``BindingSink``): the owner's
+/// `subscriptions` keeps the observer's `AnyCancellable`, so the binding ends the moment
+/// the owner deinitialises; what the operator returns is a second cancellable that
+/// reaches the observer weakly and that the observer keeps, so that dropping it ends
+/// nothing and keeping it keeps nothing alive; when the model goes, the channel lets go
+/// of the observer (and its closures) at once.
+///
+/// Only for sinks that run on the sending thread; a sink that must run on the main
+/// thread takes the general path (``BindingSubscriber``), which hops there. A publisher
+/// offers its channel through `Publisher._bindingChannel()`, `nil` unless it is one of
+/// the property publishers below.
+/// Not for use: what a property publisher's `_bindingChannel()` gives a binding (see
+/// `PropertyBinding.swift`): the channel to register on, the value as the publisher read
+/// it (for the initial value), and whether to send the initial value.
+public struct _BindingChannel<Value> {
+    @usableFromInline let channel: PropertyChannel<Value>
+    @usableFromInline let snapshot: PropertyChannel<Value>.Snapshot?
+    @usableFromInline let initial: Bool
+
+    @inlinable
+    init(channel: PropertyChannel<Value>, snapshot: PropertyChannel<Value>.Snapshot?, initial: Bool) {
+        self.channel = channel
+        self.snapshot = snapshot
+        self.initial = initial
+    }
+}
+
+/// The observer of a binding: a ``ValueObserver`` (the channel calls its closure
+/// directly) with two handles: the owner's (`handle`, kept in the owner's
+/// `subscriptions`), which cancels when it is deinitialised, and the maker's
+/// (`secondHandle`, returned by the operator), which cancels only when told to. Whichever
+/// ends the binding (either handle's `cancel()`, the owner's handle going with the owner,
+/// or the model going) takes over the other handle's reference too, so that the
+/// observer, and what its closures capture, go at once, whichever handle is kept.
+@usableFromInline
+final class BindingObserver<Value>: ValueObserver<Value>, @unchecked Sendable {
+    // `@unchecked Sendable`: `secondHandle` is guarded by the channel's lock, like
+    // `handle` (set before the observer is registered); `onEnd` is written once, before
+    // the observer is registered, and read only by `sourceEnded()`, which the channel
+    // calls once.
+
+    /// The maker's handle, unretained (see `ChannelObserver.handle` for why it can be
+    /// read under the channel's lock while set).
+    @exclusivity(unchecked) @usableFromInline var secondHandle: Unmanaged<AnyCancellable>?
+    /// The sink's completion, for when the source ends (its model is gone).
+    @usableFromInline var onEnd: (() -> Void)?
+
+    override func sourceEnded() {
+        onEnd?()
+    }
+
+    /// Under the channel's lock: both handles' references (see the type's comment).
+    override func takeHandleReferences() -> Int {
+        var taken = super.takeHandleReferences()
+        if let secondHandle {
+            self.secondHandle = nil
+            if Self.takeReference(from: secondHandle, to: self) { taken += 1 }
+        }
+        return taken
+    }
+
+    /// Either handle's `cancel()`, or the owner's handle going: the binding ends, and the
+    /// other handle's reference is taken over.
+    override func cancelFromHandle() {
+        cancelled.store(true, ordering: .releasing)
+        let taken = channel.withLock { takeHandleReferences() }
+        if channel.isDerived {
+            unregister()
+        } else {
+            channel.remove(self)
+        }
+        for _ in 0..<taken { Unmanaged.passUnretained(self).release() }
+    }
+
+    /// The maker's handle going ends nothing: it is only forgotten.
+    override func handleDeinitialized(_ handle: AnyCancellable) {
+        let isMakers = channel.withLock {
+            guard secondHandle?.toOpaque() == Unmanaged.passUnretained(handle).toOpaque() else { return false }
+            secondHandle = nil
+            return true
+        }
+        if !isMakers { cancelFromHandle() }
+    }
+}
+
+extension BindingSink {
+    /// Binds to `binding`'s channel (see the top of this file), lifting each value with
+    /// `transform`; `nil` if the fast path does not apply to this sink.
+    @inlinable
+    func bindProperty<Value>(_ binding: _BindingChannel<Value>, _ transform: @escaping (Value) -> Input) -> AnyCancellable? {
+        guard case .sendingThread = delivery, let owner = reference.object else { return nil }
+        let reference = self.reference
+        let receiveValue = self.receiveValue
+        let observer = BindingObserver<Value>(
+            channel: binding.channel, options: KeyValueObservingOptions(rawValue: binding.initial ? 0x05 : 0x01),
+            receiveValue: { value in
+                // The owner is alive while the binding is registered, but for the moment
+                // its deinit runs on another thread (its `subscriptions` not yet gone).
+                if let owner = reference.object { receiveValue(owner, transform(value)) }
+            })
+        if let receiveCompletion {
+            observer.onEnd = { if let owner = reference.object { receiveCompletion(owner) } }
+        }
+        let unmanaged = Unmanaged.passUnretained(observer)
+        let ownersHandle = AnyCancellable(target: consume observer)
+        let registered = unmanaged._withUnsafeGuaranteedRef { observer in
+            let makersHandle = AnyCancellable(target: observer)
+            // Both before it is registered (see `ChannelObserver.handle`).
+            observer.handle = Unmanaged.passUnretained(ownersHandle)
+            observer.secondHandle = Unmanaged.passUnretained(makersHandle)
+            return (observer.registerAsSink(initial: binding.initial, snapshot: binding.snapshot), makersHandle)
+        }
+        if registered.0 {
+            owner.subscriptions.insert(ownersHandle)
+        } else {
+            unmanaged.takeUnretainedValue().endUnregistered()
+        }
+        return registered.1
+    }
+}
+
+extension Observed.Publisher {
+    /// Not for use: the property's channel, for a binding (see `PropertyBinding.swift`).
+    @inlinable
+    public func _bindingChannel() -> _BindingChannel<Value>? {
+        _BindingChannel(channel: channel, snapshot: snapshot, initial: true)
+    }
+
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable? {
+        PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: receiveValue)
+    }
+}
+
+extension KeyValueObservingPublisher {
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`), but
+    /// with `.prior`, which sends old values too.
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable? {
+        guard !options.contains(.prior), let object else { return nil }
+        let (channel, snapshot) = ObservationTarget.resolve(object, specialization: specialization)
+        return PropertyChannel.sink(
+            channel, initial: options.contains(.initial), snapshot: snapshot, receiveValue: receiveValue)
+    }
+
+    /// Not for use: the key path's channel, for a binding (see `PropertyBinding.swift`).
+    @inlinable
+    public func _bindingChannel() -> _BindingChannel<Value>? {
+        guard !options.contains(.prior), let object else { return nil }
+        let (channel, snapshot) = ObservationTarget.resolve(object, specialization: specialization)
+        return _BindingChannel(channel: channel, snapshot: snapshot, initial: options.contains(.initial))
+    }
+}
+
+extension ReactiveProperty {
+    /// Not for use: the property's channel, for a binding (see `PropertyBinding.swift`).
+    @inlinable
+    public func _bindingChannel() -> _BindingChannel<Value>? { publisher._bindingChannel() }
+}
+
+extension ObservableValue {
+    /// Not for use: the value's channel, for a binding (see `PropertyBinding.swift`).
+    @inlinable
+    public func _bindingChannel() -> _BindingChannel<Value>? {
+        _BindingChannel(channel: channel, snapshot: nil, initial: true)
+    }
+
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable? {
+        PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
+    }
+}

@@ -1,0 +1,92 @@
+import Synchronization
+
+/// The locks under which an `@Observed` property's channel is looked up and created
+/// (see `Observed.channel(of:storage:)`): a fixed table of word locks, one picked per
+/// model, so that observers of different models rarely share one.
+///
+/// A lock, not an atomic, because the channel's reference lives in the model's storage
+/// (a property wrapper's field, which cannot be atomic); every observer reads and writes
+/// that field under the model's lock, and sets read it without one (they do not run at
+/// the same time as an observation of the same model).
+///
+/// Why not `Mutex`: its only API takes a closure, and a closure that captures the
+/// storage key path makes the caller materialise the key path object on every call
+/// (~30 ns); `lock()` and `unlock()` here keep the key path folded into field accesses.
+@usableFromInline
+enum ChannelCreation {
+    /// `@unchecked Sendable`: `words` never changes after `init` and points at atomics;
+    /// the table lives for the whole process.
+    @usableFromInline
+    final class Table: @unchecked Sendable {
+        @inlinable static var count: Int { 32 }
+        /// Each lock's word: 0 free, 1 held, 2 held with a waiter asleep in the
+        /// ``ParkingLot``.
+        @usableFromInline let words: UnsafeMutablePointer<Atomic<UInt8>>
+
+        init() {
+            words = .allocate(capacity: Self.count)
+            for index in 0..<Self.count { (words + index).initialize(to: Atomic(0)) }
+        }
+    }
+
+    @usableFromInline static let table = Table()
+
+    /// The lock for `instance`'s channels: an index into the table.
+    @inlinable
+    static func lockIndex(for instance: AnyObject) -> Int {
+        let address = UInt(bitPattern: ObjectIdentifier(instance))
+        return Int(truncatingIfNeeded: (address >> 4) ^ (address >> 11)) & (Table.count - 1)
+    }
+
+    @inlinable
+    static func lock(_ index: Int) {
+        if (table.words + index).pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+            return
+        }
+        lockSlow(index)
+    }
+
+    /// Held: spin briefly, then sleep until the holder gives it up.
+    @usableFromInline
+    static func lockSlow(_ index: Int) {
+        let word = table.words + index
+        var spins = 0
+        while true {
+            let current = word.pointee.load(ordering: .relaxed)
+            if current == 0 {
+                // Taken as "held with a waiter": whoever is asleep is woken at the unlock.
+                if word.pointee.compareExchange(expected: 0, desired: spins < 64 ? 1 : 2, ordering: .acquiring).exchanged {
+                    return
+                }
+                continue
+            }
+            if spins < 64 {
+                spins += 1
+                continue
+            }
+            if current == 1, !word.pointee.compareExchange(expected: 1, desired: 2, ordering: .relaxed).exchanged {
+                continue
+            }
+            ParkingLot.park(on: parkingKey(index)) { word.pointee.load(ordering: .relaxed) == 2 }
+        }
+    }
+
+    @inlinable
+    static func unlock(_ index: Int) {
+        if (table.words + index).pointee.exchange(0, ordering: .releasing) == 2 {
+            ParkingLot.unparkAll(on: parkingKey(index))
+        }
+    }
+
+    /// Runs `body` under `instance`'s lock.
+    static func withLock<T>(for instance: AnyObject, _ body: () -> T) -> T {
+        let index = lockIndex(for: instance)
+        lock(index)
+        defer { unlock(index) }
+        return body()
+    }
+
+    /// Where the waiters of lock `index` sleep.
+    @inlinable
+    static func parkingKey(_ index: Int) -> UInt { UInt(index) << 4 }
+}
