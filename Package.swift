@@ -15,13 +15,20 @@ let package = Package(
         .target(name: "Bindings"),
         .target(name: "FoundationBindings", dependencies: ["Bindings"]),
         .executableTarget(name: "bindings-demo", dependencies: ["Bindings", "FoundationBindings"]),
+        // The helpers every test suite shares (recorders, locks, counters, thread helpers).
+        // Not in any product, so users of the library never see it.
+        .target(
+            name: "BindingsTestSupport",
+            dependencies: ["Bindings"],
+            path: "Tests/BindingsTestSupport"
+        ),
         .testTarget(
             name: "BindingsTests",
-            dependencies: ["Bindings"]
+            dependencies: ["Bindings", "BindingsTestSupport"]
         ),
         .testTarget(
             name: "FoundationBindingsTests",
-            dependencies: ["FoundationBindings", "Bindings"]
+            dependencies: ["FoundationBindings", "Bindings", "BindingsTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Bindings
+import BindingsTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -9,17 +10,17 @@ import Testing
 struct FBEventSubscriptionTests {
     /// A subscription attached to `recorder`, with a teardown that counts its runs.
     private func make(
-        _ recorder: FBRecorder<Int>, policy: OverflowPolicy
-    ) -> (EventSubscription<FBRecorder<Int>>, stops: FBCounter) {
+        _ recorder: TestRecorder<Int, Never>, policy: OverflowPolicy
+    ) -> (EventSubscription<TestRecorder<Int, Never>>, stops: Counter) {
         let subscription = EventSubscription(downstream: recorder, policy: policy)
         recorder.receive(subscription: subscription)
-        let stops = FBCounter()
+        let stops = Counter()
         subscription.attach(stop: { stops.increment() })
         return (subscription, stops)
     }
 
     @Test func dropPolicyDropsValuesSentWithoutDemand() {
-        let recorder = FBRecorder<Int>(initialDemand: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, _) = make(recorder, policy: .drop)
         subscription.send(1)
         subscription.send(2)
@@ -31,7 +32,7 @@ struct FBEventSubscriptionTests {
     }
 
     @Test func keepLatestPolicyKeepsOnlyTheLastValueSentWithoutDemand() {
-        let recorder = FBRecorder<Int>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, _) = make(recorder, policy: .keepLatest)
         subscription.send(1)
         subscription.send(2)
@@ -48,40 +49,40 @@ struct FBEventSubscriptionTests {
     }
 
     @Test func bufferPolicyDeliversEverythingAsDemandArrivesThenTheCompletion() {
-        let recorder = FBRecorder<Int>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, stops) = make(recorder, policy: .buffer)
         subscription.send(1)
         subscription.send(2)
         subscription.send(3)
         subscription.finish()
-        #expect(stops.count == 1)
+        #expect(stops.value == 1)
         #expect(recorder.events == [])
         recorder.request(.max(2))
         #expect(recorder.events == [.value(1), .value(2)])
         subscription.send(4)  // after finish: ignored
         recorder.request(.max(1))
         #expect(recorder.events == [.value(1), .value(2), .value(3), .finished])
-        #expect(stops.count == 1)
+        #expect(stops.value == 1)
     }
 
     @Test func demandReturnedFromReceiveIsHonoured() {
-        let recorder = FBRecorder<Int>(initialDemand: .max(1), demandPerValue: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, _) = make(recorder, policy: .drop)
         for value in 1...5 { subscription.send(value) }
         #expect(recorder.values == [1, 2, 3, 4, 5])
     }
 
     @Test func finishingWithNothingWaitingCompletesAtOnceWithoutDemand() {
-        let recorder = FBRecorder<Int>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, stops) = make(recorder, policy: .drop)
         subscription.finish()
         subscription.finish()
         #expect(recorder.events == [.finished])
-        #expect(stops.count == 1)
+        #expect(stops.value == 1)
     }
 
     @Test func cancelStopsTheSourceOnceAndDropsWaitingValues() {
-        let recorder = FBRecorder<Int>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, stops) = make(recorder, policy: .buffer)
         subscription.send(1)
         recorder.subscription?.cancel()
@@ -90,29 +91,29 @@ struct FBEventSubscriptionTests {
         subscription.finish()
         subscription.request(.unlimited)
         #expect(recorder.events == [])
-        #expect(stops.count == 1)
+        #expect(stops.value == 1)
         #expect(!subscription.isActive)
     }
 
     @Test func attachingAfterCancelStopsTheSourceAtOnce() {
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let subscription = EventSubscription(downstream: recorder, policy: .drop)
         recorder.receive(subscription: subscription)
         recorder.cancel()
-        let stops = FBCounter()
+        let stops = Counter()
         subscription.attach(stop: { stops.increment() })
-        #expect(stops.count == 1)
+        #expect(stops.value == 1)
     }
 
     @Test func theSubscriberAndTheSourceAreReleasedOnCancel() {
-        weak var weakRecorder: FBRecorder<Int>?
-        weak var weakToken: FBToken?
+        weak var weakRecorder: TestRecorder<Int, Never>?
+        weak var weakToken: Canary?
         do {
-            let recorder = FBRecorder<Int>()
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
             weakRecorder = recorder
             let subscription = EventSubscription(downstream: recorder, policy: .drop)
             recorder.receive(subscription: subscription)
-            subscription.attach(stop: Self.teardown(holding: FBToken(), into: &weakToken))
+            subscription.attach(stop: Self.teardown(holding: Canary(), into: &weakToken))
             subscription.send(1)
             subscription.cancel()
             #expect(weakToken == nil)
@@ -122,13 +123,13 @@ struct FBEventSubscriptionTests {
     }
 
     /// A teardown that holds `token` (and nothing else does).
-    private static func teardown(holding token: FBToken, into weakToken: inout FBToken?) -> () -> Void {
+    private static func teardown(holding token: Canary, into weakToken: inout Canary?) -> () -> Void {
         weakToken = token
         return { withExtendedLifetime(token) {} }
     }
 
     @Test func aValueSentFromInsideADeliveryArrivesAfterIt() {
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, _) = make(recorder, policy: .drop)
         recorder.onValue = { value in
             if value == 1 {
@@ -143,7 +144,7 @@ struct FBEventSubscriptionTests {
     }
 
     @Test func cancellingFromInsideADeliveryStopsTheValuesBehindIt() {
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, stops) = make(recorder, policy: .drop)
         recorder.onValue = { value in
             if value == 1 {
@@ -154,24 +155,20 @@ struct FBEventSubscriptionTests {
         subscription.send(1)
         subscription.send(3)
         #expect(recorder.values == [1])
-        #expect(stops.count == 1)
+        #expect(stops.value == 1)
     }
 
     @Test func valuesSentFromManyThreadsArriveOneAtATimeAndAllOfThem() {
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let (subscription, _) = make(recorder, policy: .drop)
-        let inside = Atomic<Bool>(false)
-        let overlaps = FBCounter()
-        recorder.onValue = { _ in
-            if inside.exchange(true, ordering: .acquiringAndReleasing) { overlaps.increment() }
-            inside.store(false, ordering: .releasing)
-        }
+        let detector = OverlapDetector()
+        recorder.onValue = { _ in detector.watch {} }
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<500 { subscription.send(thread * 1000 + index) }
         }
         #expect(recorder.values.count == 4000)
         #expect(Set(recorder.values).count == 4000)
-        #expect(overlaps.count == 0)
+        #expect(detector.overlaps == 0)
         // Each thread's values stay in the order it sent them.
         for thread in 0..<8 {
             let mine = recorder.values.filter { $0 / 1000 == thread }
@@ -181,7 +178,7 @@ struct FBEventSubscriptionTests {
 
     @Test func cancellingWhileOtherThreadsSendAndRequestStopsDeliveries() {
         for _ in 0..<20 {
-            let recorder = FBRecorder<Int>(initialDemand: .max(1), demandPerValue: .max(1))
+            let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1), releasesSubscription: [.onCompletion, .onCancel])
             let (subscription, stops) = make(recorder, policy: .buffer)
             DispatchQueue.concurrentPerform(iterations: 4) { thread in
                 if thread == 0 {
@@ -197,15 +194,7 @@ struct FBEventSubscriptionTests {
             subscription.send(-1)
             subscription.request(.max(1))
             #expect(recorder.values.count == delivered)
-            #expect(stops.count == 1)
+            #expect(stops.value == 1)
         }
     }
-}
-
-/// A thread-safe counter.
-final class FBCounter: Sendable {
-    private let atomic = Atomic<Int>(0)
-    init() {}
-    var count: Int { atomic.load(ordering: .acquiring) }
-    func increment() { atomic.add(1, ordering: .acquiringAndReleasing) }
 }

@@ -1,4 +1,5 @@
 import Bindings
+import BindingsTestSupport
 import Foundation
 import Testing
 @testable import FoundationBindings
@@ -11,7 +12,7 @@ struct FBFileHandleTests {
 
     @Test func linesSplitAcrossWritesArriveWholeAndTheLastLineWithoutNewlineToo() throws {
         let pipe = Pipe()
-        let recorder = FBRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [.onCompletion, .onCancel])
         pipe.fileHandleForReading.reactive.lines.subscribe(recorder)
         write("one\ntwo\nthr", to: pipe)
         #expect(recorder.wait { $0.count == 2 })
@@ -25,7 +26,7 @@ struct FBFileHandleTests {
 
     @Test func linesHonourDemandAndTheRestWaitsInThePipe() throws {
         let pipe = Pipe()
-        let recorder = FBRecorder<String>(initialDemand: .max(1))
+        let recorder = TestRecorder<String, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         pipe.fileHandleForReading.reactive.lines.subscribe(recorder)
         write("1\n2\n3\n4\n", to: pipe)
         #expect(recorder.wait { $0.count == 1 })
@@ -45,7 +46,7 @@ struct FBFileHandleTests {
 
     @Test func dataIsNotReadWithoutDemand() throws {
         let pipe = Pipe()
-        let recorder = FBRecorder<Data>(initialDemand: .max(1))
+        let recorder = TestRecorder<Data, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         pipe.fileHandleForReading.reactive.data.subscribe(recorder)
         write("abc", to: pipe)
         #expect(recorder.wait { $0.count == 1 })
@@ -63,7 +64,7 @@ struct FBFileHandleTests {
 
     @Test func afterTheWriterClosesTheRestWaitsForDemandThenTheStreamFinishes() throws {
         let pipe = Pipe()
-        let recorder = FBRecorder<String>(initialDemand: .max(1))
+        let recorder = TestRecorder<String, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         pipe.fileHandleForReading.reactive.lines.subscribe(recorder)
         write("1\n", to: pipe)
         #expect(recorder.wait { $0.count == 1 })
@@ -84,7 +85,7 @@ struct FBFileHandleTests {
         try Data("x\ny\n\u{e9}\n".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let handle = try FileHandle(forReadingFrom: url)
-        let recorder = FBRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [.onCompletion, .onCancel])
         handle.reactive.lines.subscribe(recorder)
         #expect(recorder.wait { $0.last == .finished })
         #expect(recorder.events == [.value("x"), .value("y"), .value("\u{e9}"), .finished])
@@ -93,7 +94,7 @@ struct FBFileHandleTests {
 
     @Test func cancelStopsReadingLeavesTheRestInThePipeAndReleasesTheSubscription() throws {
         let pipe = Pipe()
-        let recorder = FBRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [.onCompletion, .onCancel])
         pipe.fileHandleForReading.reactive.lines.subscribe(recorder)
         write("a\n", to: pipe)
         #expect(recorder.wait { $0.count == 1 })
@@ -101,7 +102,7 @@ struct FBFileHandleTests {
         recorder.cancel()
         write("b\n", to: pipe)
         try pipe.fileHandleForWriting.close()
-        #expect(fbEventually { subscription == nil })
+        #expect(eventually { subscription == nil })
         #expect(recorder.events == [.value("a")])
         // Nobody read "b\n".
         #expect(try pipe.fileHandleForReading.readToEnd() == Data("b\n".utf8))
@@ -109,12 +110,12 @@ struct FBFileHandleTests {
 
     @Test func aSubscriptionReleasesItselfAfterTheEndOfTheFile() throws {
         let pipe = Pipe()
-        let recorder = FBRecorder<Data>()
+        let recorder = TestRecorder<Data, Never>(releasesSubscription: [.onCompletion, .onCancel])
         pipe.fileHandleForReading.reactive.data.subscribe(recorder)
         weak let subscription = recorder.subscription as AnyObject?
         try pipe.fileHandleForWriting.close()
         #expect(recorder.wait { $0 == [.finished] })
-        #expect(fbEventually { subscription == nil })
+        #expect(eventually { subscription == nil })
     }
 }
 

@@ -1,4 +1,5 @@
 import Bindings
+import BindingsTestSupport
 import Foundation
 import Testing
 @testable import FoundationBindings
@@ -21,7 +22,7 @@ struct FBNotificationTests {
         let center = NotificationCenter()
         let sender = NSObject()
         let other = NSObject()
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         center.reactive.notifications(named: name, object: sender).map(Self.index).subscribe(recorder)
 
         post(center, name, sender, 1)
@@ -38,7 +39,7 @@ struct FBNotificationTests {
 
     @Test func withoutAnObjectEverySenderIsPublished() {
         let center = NotificationCenter()
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         center.reactive.notifications(named: name).map(Self.index).subscribe(recorder)
         post(center, name, NSObject(), 1)
         post(center, name, nil, 2)
@@ -62,7 +63,7 @@ struct FBNotificationTests {
 
     @Test func aNotificationPostedWithoutDemandIsDropped() {
         let center = NotificationCenter()
-        let recorder = FBRecorder<Int>(initialDemand: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         center.reactive.notifications(named: name).map(Self.index).subscribe(recorder)
         post(center, name, nil, 1)
         post(center, name, nil, 2)
@@ -75,7 +76,7 @@ struct FBNotificationTests {
 
     @Test func aNotificationPostedFromInsideADeliveryArrivesAfterIt() {
         let center = NotificationCenter()
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         recorder.onValue = { index in
             if index == 1 { center.post(name: name, object: nil, userInfo: ["index": 2]) }
         }
@@ -88,7 +89,7 @@ struct FBNotificationTests {
 
     @Test func cancelRemovesTheObserverAndReleasesTheSubscription() {
         let center = NotificationCenter()
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         center.reactive.notifications(named: name).map(Self.index).subscribe(recorder)
         post(center, name, nil, 1)
         weak let subscription = recorder.subscription as AnyObject?
@@ -101,8 +102,8 @@ struct FBNotificationTests {
 
     @Test func everySubscriberHasItsOwnObserver() {
         let center = NotificationCenter()
-        let first = FBRecorder<Int>()
-        let second = FBRecorder<Int>()
+        let first = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        let second = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let publisher = center.reactive.notifications(named: name).map(Self.index)
         publisher.subscribe(first)
         publisher.subscribe(second)

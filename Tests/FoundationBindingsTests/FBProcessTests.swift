@@ -1,4 +1,5 @@
 import Bindings
+import BindingsTestSupport
 import Foundation
 import Testing
 @testable import FoundationBindings
@@ -15,7 +16,7 @@ struct FBProcessTests {
 
     @Test func theTerminationStatusArrivesOnceThenTheStreamFinishes() throws {
         let process = shell("exit 3")
-        let recorder = FBRecorder<Int32>()
+        let recorder = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         process.reactive.termination.subscribe(recorder)
         #expect(recorder.events == [])
         try process.run()
@@ -29,7 +30,7 @@ struct FBProcessTests {
         let process = shell("exit 4")
         try process.run()
         process.waitUntilExit()
-        let recorder = FBRecorder<Int32>()
+        let recorder = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         process.reactive.termination.subscribe(recorder)
         #expect(recorder.events == [.value(4), .finished])
         #expect(pthread_equal(recorder.deliveryContexts[0].thread, pthread_self()) != 0)
@@ -42,8 +43,8 @@ struct FBProcessTests {
         let ownHandlerRan = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ownHandlerRan.signal() }
         try process.run()
-        let first = FBRecorder<Int32>()
-        let second = FBRecorder<Int32>()
+        let first = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        let second = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         process.reactive.termination.subscribe(first)
         process.reactive.termination.subscribe(second)
         #expect(first.events == [])
@@ -57,8 +58,8 @@ struct FBProcessTests {
 
     @Test func theStatusWaitsForDemand() throws {
         let process = shell("exit 6")
-        let waiting = FBRecorder<Int32>(initialDemand: .none)
-        let witness = FBRecorder<Int32>()
+        let waiting = TestRecorder<Int32, Never>(initialDemand: .none, releasesSubscription: [.onCompletion, .onCancel])
+        let witness = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         process.reactive.termination.subscribe(waiting)
         process.reactive.termination.subscribe(witness)
         try process.run()
@@ -71,8 +72,8 @@ struct FBProcessTests {
 
     @Test func aCancelledSubscriberGetsNothing() throws {
         let process = shell("exit 7")
-        let cancelled = FBRecorder<Int32>()
-        let witness = FBRecorder<Int32>()
+        let cancelled = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        let witness = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         process.reactive.termination.subscribe(cancelled)
         process.reactive.termination.subscribe(witness)
         weak let subscription = cancelled.subscription as AnyObject?
@@ -88,8 +89,8 @@ struct FBProcessTests {
         let process = shell("printf 'a\\nb\\nc'")
         let output = Pipe()
         process.standardOutput = output
-        let lines = FBRecorder<String>()
-        let status = FBRecorder<Int32>()
+        let lines = TestRecorder<String, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        let status = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         output.fileHandleForReading.reactive.lines.subscribe(lines)
         process.reactive.termination.subscribe(status)
         try process.run()
@@ -103,7 +104,7 @@ struct FBProcessTests {
         let process = shell("printf hello")
         let output = Pipe()
         process.standardOutput = output
-        let data = FBRecorder<Data>()
+        let data = TestRecorder<Data, Never>(releasesSubscription: [.onCompletion, .onCancel])
         output.fileHandleForReading.reactive.data.subscribe(data)
         try process.run()
         #expect(data.wait { $0.last == .finished })

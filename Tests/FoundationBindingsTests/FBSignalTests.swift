@@ -1,4 +1,5 @@
 import Bindings
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Synchronization
@@ -27,7 +28,7 @@ struct FBSignalTests {
 
     @Test func aSignalSentToTheOwnProcessArrivesOncePerSignal() {
         #expect(isDefault(SIGUSR1))
-        let recorder = FBRecorder<Int32>()
+        let recorder = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         DispatchSource.reactive.signals(SIGUSR1).subscribe(recorder)
         // The default action (terminating the process) is off while subscribed.
         #expect(!isDefault(SIGUSR1))
@@ -45,7 +46,7 @@ struct FBSignalTests {
         // On Linux libdispatch installs its signal handler only for the first source of
         // a signal; the registry reinstalls it.
         for round in 1...3 {
-            let recorder = FBRecorder<Int32>()
+            let recorder = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
             DispatchSource.reactive.signals(SIGUSR1).subscribe(recorder)
             kill(getpid(), SIGUSR1)
             #expect(recorder.wait(forCount: 1), "round \(round)")
@@ -56,7 +57,7 @@ struct FBSignalTests {
     }
 
     @Test func oneSubscriptionReceivesEachOfItsSignals() {
-        let recorder = FBRecorder<Int32>()
+        let recorder = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         DispatchSource.reactive.signals(SIGUSR1, SIGUSR2, SIGUSR1).subscribe(recorder)
         kill(getpid(), SIGUSR2)
         #expect(recorder.wait(forCount: 1))
@@ -69,8 +70,8 @@ struct FBSignalTests {
     }
 
     @Test func aCancelledSubscriberGetsNothingMoreAndTheLastOneRestoresTheDisposition() {
-        let staying = FBRecorder<Int32>()
-        let leaving = FBRecorder<Int32>()
+        let staying = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        let leaving = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let publisher = DispatchSource.reactive.signals(SIGUSR1)
         publisher.subscribe(staying)
         publisher.subscribe(leaving)
@@ -81,7 +82,7 @@ struct FBSignalTests {
         leaving.cancel()
         // Released once no delivery holds it: the one that reached `leaving` may still be
         // finishing on the source's queue (it holds its receivers until it returns).
-        #expect(Self.within(seconds: 2) { subscription == nil })
+        #expect(eventually(timeout: 2) { subscription == nil })
         #expect(!isDefault(SIGUSR1))
         kill(getpid(), SIGUSR1)
         #expect(staying.wait(forCount: 2))
@@ -90,18 +91,9 @@ struct FBSignalTests {
         #expect(isDefault(SIGUSR1))
     }
 
-    /// Whether `condition` holds within `seconds`, looking every millisecond.
-    static func within(seconds: Double, _ condition: () -> Bool) -> Bool {
-        for _ in 0..<Int(seconds * 1000) {
-            if condition() { return true }
-            usleep(1000)
-        }
-        return condition()
-    }
-
     @Test func aSignalWithoutDemandIsDropped() {
-        let limited = FBRecorder<Int32>(initialDemand: .max(1))
-        let witness = FBRecorder<Int32>()
+        let limited = TestRecorder<Int32, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
+        let witness = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let publisher = DispatchSource.reactive.signals(SIGUSR1)
         publisher.subscribe(limited)
         publisher.subscribe(witness)
@@ -128,7 +120,7 @@ struct FBSignalTests {
         defer { sigaction(SIGUSR2, &previous, nil) }
         let before = fbHandledSignals.load(ordering: .relaxed)
 
-        let recorder = FBRecorder<Int32>()
+        let recorder = TestRecorder<Int32, Never>(releasesSubscription: [.onCompletion, .onCancel])
         DispatchSource.reactive.signals(SIGUSR2).subscribe(recorder)
         kill(getpid(), SIGUSR2)
         #expect(recorder.wait(forCount: 1))

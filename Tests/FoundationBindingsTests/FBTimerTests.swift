@@ -1,4 +1,5 @@
 import Bindings
+import BindingsTestSupport
 import Foundation
 import Testing
 @testable import FoundationBindings
@@ -6,8 +7,8 @@ import Testing
 @Suite("FoundationBindings: timer")
 struct FBTimerTests {
     @Test func aTimerFiresThreeTimesOnItsQueueWithPrefix() {
-        let queue = fbQueue("FBTimerTests.ticks")
-        let recorder = FBRecorder<DispatchQueue.SchedulerTimeType>()
+        let queue = namedQueue("FBTimerTests.ticks")
+        let recorder = TestRecorder<DispatchQueue.SchedulerTimeType, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let start = queue.now
         queue.reactive.timer(every: .milliseconds(10)).prefix(3).subscribe(recorder)
 
@@ -24,8 +25,8 @@ struct FBTimerTests {
     }
 
     @Test func aTickWithoutDemandIsDroppedNotBuffered() {
-        let queue = fbQueue("FBTimerTests.demand")
-        let recorder = FBRecorder<DispatchQueue.SchedulerTimeType>(initialDemand: .max(1))
+        let queue = namedQueue("FBTimerTests.demand")
+        let recorder = TestRecorder<DispatchQueue.SchedulerTimeType, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         queue.reactive.timer(every: .milliseconds(5)).subscribe(recorder)
         #expect(recorder.wait(forCount: 1))
         // Several ticks fire without demand.
@@ -41,8 +42,8 @@ struct FBTimerTests {
     }
 
     @Test func cancelStopsTheTimerAndReleasesTheSubscription() {
-        let queue = fbQueue("FBTimerTests.cancel")
-        let recorder = FBRecorder<DispatchQueue.SchedulerTimeType>()
+        let queue = namedQueue("FBTimerTests.cancel")
+        let recorder = TestRecorder<DispatchQueue.SchedulerTimeType, Never>(releasesSubscription: [.onCompletion, .onCancel])
         queue.reactive.timer(every: .milliseconds(5)).subscribe(recorder)
         #expect(recorder.wait(forCount: 2))
         weak let subscription = recorder.subscription as AnyObject?
@@ -51,12 +52,12 @@ struct FBTimerTests {
         let count = recorder.values.count
         usleep(30_000)
         #expect(recorder.values.count == count)
-        #expect(fbEventually { subscription == nil })
+        #expect(eventually { subscription == nil })
     }
 
     @Test func anyScheduler() {
-        let queue = fbQueue("FBTimerTests.init")
-        let recorder = FBRecorder<DispatchQueue.SchedulerTimeType>()
+        let queue = namedQueue("FBTimerTests.init")
+        let recorder = TestRecorder<DispatchQueue.SchedulerTimeType, Never>(releasesSubscription: [.onCompletion, .onCancel])
         Publishers.Timer(interval: .milliseconds(2), scheduler: queue).prefix(2).subscribe(recorder)
         #expect(recorder.wait(forCount: 3))
         #expect(recorder.events.count == 3)

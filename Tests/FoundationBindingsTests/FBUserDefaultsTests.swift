@@ -1,4 +1,5 @@
 import Bindings
+import BindingsTestSupport
 import Foundation
 import Testing
 @testable import FoundationBindings
@@ -14,7 +15,7 @@ struct FBUserDefaultsTests {
     @Test func theCurrentValueArrivesFirstThenAWrittenOneByPolling() {
         defer { defaults.removeObject(forKey: key) }
         defaults.set("first", forKey: key)
-        let recorder = FBRecorder<String?>()
+        let recorder = TestRecorder<String?, Never>(releasesSubscription: [.onCompletion, .onCancel])
         defaults.reactive.value(forKey: key, as: String.self, pollInterval: .milliseconds(10)).subscribe(recorder)
         // The current value arrives inside subscribe, on the subscribing thread.
         #expect(recorder.events == [.value("first")])
@@ -32,7 +33,7 @@ struct FBUserDefaultsTests {
 
     @Test func theDidChangeNotificationTriggersAReadWithoutPolling() {
         defer { defaults.removeObject(forKey: key) }
-        let recorder = FBRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         defaults.reactive.value(forKey: key, default: 5, pollInterval: nil).subscribe(recorder)
         #expect(recorder.values == [5])
         defaults.set(7, forKey: key)
@@ -49,7 +50,7 @@ struct FBUserDefaultsTests {
     @Test func anUnchangedValueIsNotRepublished() {
         defer { defaults.removeObject(forKey: key) }
         defaults.set(1, forKey: key)
-        let recorder = FBRecorder<Int?>()
+        let recorder = TestRecorder<Int?, Never>(releasesSubscription: [.onCompletion, .onCancel])
         defaults.reactive.value(forKey: key, as: Int.self, pollInterval: .milliseconds(5)).subscribe(recorder)
         defaults.set(1, forKey: key)
         NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
@@ -63,7 +64,7 @@ struct FBUserDefaultsTests {
     @Test func withoutDemandTheCurrentValueWaitsForTheRequest() {
         defer { defaults.removeObject(forKey: key) }
         defaults.set(true, forKey: key)
-        let recorder = FBRecorder<Bool>(initialDemand: .none)
+        let recorder = TestRecorder<Bool, Never>(initialDemand: .none, releasesSubscription: [.onCompletion, .onCancel])
         defaults.reactive.value(forKey: key, default: false, pollInterval: nil).subscribe(recorder)
         #expect(recorder.events == [])
         recorder.request(.max(1))
@@ -74,7 +75,7 @@ struct FBUserDefaultsTests {
     @Test func cancelStopsReadingAndReleasesTheSubscription() {
         defer { defaults.removeObject(forKey: key) }
         defaults.set(1, forKey: key)
-        let recorder = FBRecorder<Int?>()
+        let recorder = TestRecorder<Int?, Never>(releasesSubscription: [.onCompletion, .onCancel])
         defaults.reactive.value(forKey: key, as: Int.self, pollInterval: .milliseconds(5)).subscribe(recorder)
         weak let subscription = recorder.subscription as AnyObject?
         recorder.cancel()
@@ -82,6 +83,6 @@ struct FBUserDefaultsTests {
         NotificationCenter.default.post(name: UserDefaults.didChangeNotification, object: defaults)
         usleep(30_000)  // several polls
         #expect(recorder.values == [1])
-        #expect(fbEventually { subscription == nil })
+        #expect(eventually { subscription == nil })
     }
 }

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -11,8 +12,8 @@ import Testing
 @MainActor
 struct BindCallerIsolationTests {
     private func sendFromBackground(_ subject: PassthroughSubject<String, Never>, _ values: [String]) {
-        let box = BindUnchecked(subject)
-        bindOnAnotherThread { for value in values { box.value.send(value) } }
+        let box = UncheckedBox(subject)
+        runOnAnotherThread { for value in values { box.value.send(value) } }
     }
 
     @Test func sinkMadeOnTheMainActorRunsOnTheMainThread() async {
@@ -26,7 +27,7 @@ struct BindCallerIsolationTests {
         #expect(log.values == ["m1"])
         sendFromBackground(source, ["b1", "b2"])
         source.send("m2")
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == ["m1", "b1", "b2", "m2"])
         #expect(log.onMain == [true, true, true, true])
     }
@@ -39,12 +40,12 @@ struct BindCallerIsolationTests {
             receiveCompletion: { _ in log.record("finished") })
         let source = PassthroughSubject<String, Never>()
         sink <~ source
-        let box = BindUnchecked(source)
-        bindOnAnotherThread {
+        let box = UncheckedBox(source)
+        runOnAnotherThread {
             box.value.send("b")
             box.value.send(completion: .finished)
         }
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == ["b", "finished"])
         #expect(log.onMain == [true, true])
     }
@@ -56,12 +57,12 @@ struct BindCallerIsolationTests {
         let done = PassthroughSubject<Never, Never>()
         BindingSink(owner: label) { (_: BindLabel) in log.record("tap") } <~ taps
         BindingSink(owner: label) { (_: BindLabel) in log.record("done") } <~ done
-        let box = BindUnchecked((taps, done))
-        bindOnAnotherThread {
+        let box = UncheckedBox((taps, done))
+        runOnAnotherThread {
             box.value.0.send()
             box.value.1.send(completion: .finished)
         }
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == ["tap", "done"])
         #expect(log.onMain == [true, true])
     }
@@ -74,7 +75,7 @@ struct BindCallerIsolationTests {
         source.bind(to: label, on: ImmediateScheduler.shared) { _, value in log.record("scheduled " + value) }
         sendFromBackground(source, ["b1", "b2"])
         #expect(log.values == [])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == ["b1", "scheduled b1", "b2", "scheduled b2"])
         #expect(log.onMain == [true, true, true, true])
     }
@@ -85,14 +86,14 @@ struct BindCallerIsolationTests {
         let log = BindMainLog()
         title.bind(listener) { _, value in log.record(value) }
         #expect(log.values == ["t0"])
-        let box = BindUnchecked(title)
-        bindOnAnotherThread {
+        let box = UncheckedBox(title)
+        runOnAnotherThread {
             box.value.update("b1")
             box.value.update("b2")
         }
         title.update("m1")                                // queues behind b1 and b2
         #expect(log.values == ["t0"])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == ["t0", "b1", "b2", "m1"])
         #expect(log.onMain == [true, true, true, true])
     }
@@ -102,20 +103,20 @@ struct BindCallerIsolationTests {
         let listener = BindLabel()
         let log = BindMainLog()
         title.bind(listener, skipInitialValue: true) { _, value in log.record(value) }
-        let box = BindUnchecked(title)
-        bindOnAnotherThread { box.value.update("b1") }
+        let box = UncheckedBox(title)
+        runOnAnotherThread { box.value.update("b1") }
         title.unbind(listener)
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == [])
     }
 
     @Test func listenerOfAnObservedPropertyBoundOnTheMainActor() async {
-        let person = BindUnchecked(BindPerson())
+        let person = UncheckedBox(BindPerson())
         let listener = BindLabel()
         let log = BindMainLog()
         person.value.$firstName.bind(listener, skipInitialValue: true) { _, name in log.record(name) }
-        bindOnAnotherThread { person.value.firstName = "Grace" }
-        await bindDrainMainQueue()
+        runOnAnotherThread { person.value.firstName = "Grace" }
+        await drainMainQueue()
         #expect(log.values == ["Grace"])
         #expect(log.onMain == [true])
     }
@@ -127,8 +128,8 @@ struct BindCallerIsolationTests {
         #expect(label.reactive.text.delivery == .sendingThread)
         let source = PassthroughSubject<String, Never>()
         label.reactive.name <~ source
-        let box = BindUnchecked(source)
-        bindOnAnotherThread { box.value.send("b") }
+        let box = UncheckedBox(source)
+        runOnAnotherThread { box.value.send("b") }
         #expect(label.nameSets == ["b"])
     }
 }

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -44,15 +45,15 @@ struct BindInlineTests {
 
     @Test func deliveryIsSynchronousOnTheSettingThread() {
         let person = BindPerson()
-        let threads = BindLog<pthread_t>()
-        let seenBeforeSetReturned = BindLog<Bool>()
+        let threads = LockedLog<pthread_t>()
+        let seenBeforeSetReturned = LockedLog<Bool>()
         let label = BindLabel()
         person.reactive.firstName.bind(to: label) { label, name in
             label.name = name
             threads.append(pthread_self())
         }
-        let box = BindUnchecked((person, label))
-        bindOnAnotherThread {
+        let box = UncheckedBox((person, label))
+        runOnAnotherThread {
             threads.append(pthread_self())   // the setter
             let (person, label) = box.value
             person.firstName = "Grace"
@@ -85,8 +86,8 @@ struct BindInlineTests {
         queue.setSpecific(key: key, value: 1)
         let source = PassthroughSubject<Int, Never>()
         let label = BindLabel()
-        let onQueue = BindLog<Bool>()
-        let values = BindLog<Int>()
+        let onQueue = LockedLog<Bool>()
+        let values = LockedLog<Int>()
         source.bind(to: label, on: queue) { _, value in
             values.append(value)
             onQueue.append(DispatchQueue.getSpecific(key: key) == 1)
@@ -102,13 +103,13 @@ struct BindInlineTests {
         let source = PassthroughSubject<String, Never>()
         let label = BindLabel()
         let gate = DispatchSemaphore(value: 0)
-        let delivered = BindLog<Int>()
+        let delivered = LockedLog<Int>()
         source.bind(to: label.reactive.name, on: queue)
         label.reactive.text <~ source.receive(on: queue)
         queue.async { gate.wait() }         // hold the queue: nothing may arrive before
         source.send("a")
         source.send("b")
-        let box = BindUnchecked(label)
+        let box = UncheckedBox(label)
         queue.async { delivered.append(box.value.nameSets.count) }
         gate.signal()
         queue.sync {}
@@ -141,7 +142,7 @@ struct BindInlineTests {
     @Test func scheduledDeliveryStopsWhenTheOwnerIsReleased() {
         let queue = DispatchQueue(label: "BindInlineTests.release")
         let source = PassthroughSubject<String, Never>()
-        let log = BindLog<String>()
+        let log = LockedLog<String>()
         let gate = DispatchSemaphore(value: 0)
         queue.async { gate.wait() }
         weak var weakLabel: BindLabel?

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -22,9 +23,9 @@ struct IsoSet: Equatable, Sendable {
 /// A main-actor owner with an isolated conformance. It records every set of `text`, and
 /// every mutation of `subscriptions`, with the thread it ran on.
 @MainActor final class IsoStatusLine {
-    nonisolated let sets = BindLog<IsoSet>()
+    nonisolated let sets = LockedLog<IsoSet>()
     /// One entry per mutation of `subscriptions`: whether it ran on the main thread.
-    nonisolated let storageMutations = BindLog<Bool>()
+    nonisolated let storageMutations = LockedLog<Bool>()
     var text = "" { didSet { sets.append(IsoSet(value: text, onMain: MainThread.isCurrent)) } }
     var subscriptions = Set<AnyCancellable>() { didSet { storageMutations.append(MainThread.isCurrent) } }
 }
@@ -33,7 +34,7 @@ extension IsoStatusLine: @MainActor BindingOwner {}
 
 /// A plain owner (nonisolated conformance) that records every set with its thread.
 final class IsoLabel: BindingOwner {
-    let sets = BindLog<IsoSet>()
+    let sets = LockedLog<IsoSet>()
     var text = "" { didSet { sets.append(IsoSet(value: text, onMain: MainThread.isCurrent)) } }
     var subscriptions = Set<AnyCancellable>()
 }
@@ -56,8 +57,8 @@ struct BindIsolationCaptureTests {
     /// Sends `values` from a new thread and returns once they are all sent. The main
     /// thread waits meanwhile, so nothing bound to the main thread can have run yet.
     private func sendFromBackground(_ subject: PassthroughSubject<String, Never>, _ values: [String]) {
-        let box = BindUnchecked(subject)
-        bindOnAnotherThread { for value in values { box.value.send(value) } }
+        let box = UncheckedBox(subject)
+        runOnAnotherThread { for value in values { box.value.send(value) } }
     }
 
     private func onMain(_ values: [String]) -> [IsoSet] {
@@ -84,7 +85,7 @@ struct BindIsolationCaptureTests {
         status.reactive.text <~ source
         sendFromBackground(source, values)
         #expect(status.sets.items == [])               // none ran on the sending thread
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets.items == onMain(values))
         #expect(status.text == "b20")
     }
@@ -95,14 +96,14 @@ struct BindIsolationCaptureTests {
         source ~> status.reactive.text
         let lifted = PassthroughSubject<Int, Never>()
         status.reactive.text <~ lifted.map { "n\($0)" }
-        let box = BindUnchecked((source, lifted))
-        bindOnAnotherThread {
+        let box = UncheckedBox((source, lifted))
+        runOnAnotherThread {
             box.value.0.send("a")
             box.value.1.send(1)
             box.value.0.send("b")
         }
         #expect(status.sets.items == [])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets.items == onMain(["a", "n1", "b"]))
     }
 
@@ -115,7 +116,7 @@ struct BindIsolationCaptureTests {
         sendFromBackground(source, ["b1", "b2", "b3"])
         source.send("m2")                                // waits behind b1...b3
         #expect(status.sets.items == onMain(["m1"]))
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets.items == onMain(["m1", "b1", "b2", "b3", "m2"]))
     }
 
@@ -126,31 +127,31 @@ struct BindIsolationCaptureTests {
         source.bind(to: status, on: ImmediateScheduler.shared) { status, value in status.text = "s" + value }
         sendFromBackground(source, ["b1", "b2"])
         #expect(status.sets.items == [])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets.items == onMain(["b1", "sb1", "b2", "sb2"]))
     }
 
     @Test func listenerOfAnObservedPropertyRunsOnlyOnTheMainThread() async {
-        let person = BindUnchecked(BindPerson())
+        let person = UncheckedBox(BindPerson())
         let status = IsoStatusLine()
         person.value.$firstName.bind(status) { status, name in status.text = name }
         #expect(status.sets.items == onMain(["Ada"]))
-        bindOnAnotherThread {
+        runOnAnotherThread {
             person.value.firstName = "Grace"
             person.value.firstName = "Mary"
         }
         #expect(status.sets.items == onMain(["Ada"]))
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets.items == onMain(["Ada", "Grace", "Mary"]))
     }
 
     @Test func listenerOfAnObservableValueRunsOnlyOnTheMainThread() async {
-        let title = BindUnchecked(ObservableValue("t0"))
+        let title = UncheckedBox(ObservableValue("t0"))
         let status = IsoStatusLine()
         title.value.bind(status, skipInitialValue: true) { status, value in status.text = value }
-        bindOnAnotherThread { for value in ["t1", "t2", "t3"] { title.value.update(value) } }
+        runOnAnotherThread { for value in ["t1", "t2", "t3"] { title.value.update(value) } }
         #expect(status.sets.items == [])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets.items == onMain(["t1", "t2", "t3"]))
     }
 
@@ -160,23 +161,23 @@ struct BindIsolationCaptureTests {
         #expect(isoBindGeneric(status, \.text, to: source) == .mainActor)
         sendFromBackground(source, ["b1", "b2"])
         #expect(status.sets.items == [])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets.items == onMain(["b1", "b2"]))
     }
 
     @Test func subscriptionsAreOnlyMutatedOnTheMainThread() async {
         let status = IsoStatusLine()
         let source = PassthroughSubject<String, Never>()
-        let title = BindUnchecked(ObservableValue("t0"))
+        let title = UncheckedBox(ObservableValue("t0"))
         status.reactive.text <~ source                                           // stores a binding
         source.bind(to: status) { status, value in status.text = value }          // and another
         title.value.bind(status) { status, value in status.text = value }         // and a listener's handle
         #expect(status.subscriptions.count == 3)
-        bindOnAnotherThread {
+        runOnAnotherThread {
             title.value.unbind(status)        // takes the handle out: through the main queue
         }
         sendFromBackground(source, ["b1"])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.subscriptions.count == 2)
         #expect(status.storageMutations.items.count == 4)
         #expect(status.storageMutations.items.allSatisfy { $0 })
@@ -197,10 +198,10 @@ struct BindIsolationCaptureTests {
 
     @Test func listenerOfAMainActorOwnerEndsTheMomentTheOwnerGoes() {
         let title = ObservableValue("t0")
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         do {
             let status = IsoStatusLine()
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             title.bind(status) { status, value in withExtendedLifetime(token) { status.text = value } }
         }
@@ -214,10 +215,10 @@ struct BindIsolationCaptureTests {
         let label = IsoLabel()
         let source = PassthroughSubject<String, Never>()
         label.reactive.text <~ source
-        let box = BindUnchecked(source)
-        let seenBySender = BindLog<[IsoSet]>()
-        let sink = BindUnchecked(label)
-        bindOnAnotherThread {
+        let box = UncheckedBox(source)
+        let seenBySender = LockedLog<[IsoSet]>()
+        let sink = UncheckedBox(label)
+        runOnAnotherThread {
             for value in ["b1", "b2", "b3"] {
                 box.value.send(value)
                 seenBySender.append(sink.value.sets.items)   // already there when `send` returns
@@ -230,10 +231,10 @@ struct BindIsolationCaptureTests {
 
     @Test func plainOwnerListenerStoresItsHandleAndEndsWithTheOwner() {
         let title = ObservableValue("t0")
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         do {
             let label = IsoLabel()
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             title.bind(label) { label, value in withExtendedLifetime(token) { label.text = value } }
             #expect(label.subscriptions.count == 1)
@@ -250,17 +251,17 @@ struct BindIsolationCaptureTests {
 @Suite("Bindings: isolation captured off the main thread")
 struct BindIsolationCaptureOffMainTests {
     @Test func plainOwnerBoundOffTheMainThreadReceivesOnTheSendingThread() {
-        let results = BindLog<[IsoSet]>()
-        let deliveries = BindLog<BindingDelivery>()
-        bindOnAnotherThread {
+        let results = LockedLog<[IsoSet]>()
+        let deliveries = LockedLog<BindingDelivery>()
+        runOnAnotherThread {
             let label = IsoLabel()
             let source = PassthroughSubject<String, Never>()
             let sink = BindingSink(owner: label) { $0.text = $1 }
             deliveries.append(label.reactive.text.delivery)
             deliveries.append(sink.delivery)
             label.reactive.text <~ source
-            let box = BindUnchecked(source)
-            bindOnAnotherThread { box.value.send("other thread") }
+            let box = UncheckedBox(source)
+            runOnAnotherThread { box.value.send("other thread") }
             source.send("binding thread")
             results.append(label.sets.items)
         }
@@ -271,9 +272,9 @@ struct BindIsolationCaptureOffMainTests {
     }
 
     @Test func genericOwnerTypeBoundOffTheMainThreadRunsOnTheSendingThread() {
-        let results = BindLog<[IsoSet]>()
-        let deliveries = BindLog<BindingDelivery>()
-        bindOnAnotherThread {
+        let results = LockedLog<[IsoSet]>()
+        let deliveries = LockedLog<BindingDelivery>()
+        runOnAnotherThread {
             let label = IsoLabel()
             let source = PassthroughSubject<String, Never>()
             deliveries.append(isoBindGeneric(label, \.text, to: source))

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -11,12 +12,12 @@ struct BindLifetimeTests {
         let source = PassthroughSubject<String, Never>()
         var cancels = 0
         let counted = source.handleEvents(receiveCancel: { cancels += 1 })
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         weak var weakLabel: BindLabel?
         do {
             let label = BindLabel()
             weakLabel = label
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             label.reactive.holding(token) <~ counted
             source.send("a")
@@ -31,11 +32,11 @@ struct BindLifetimeTests {
         let source = PassthroughSubject<String, Never>()
         var cancels = 0
         let counted = source.handleEvents(receiveCancel: { cancels += 1 })
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         var held: [AnyCancellable] = []
         do {
             let label = BindLabel()
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             held.append(label.reactive.holding(token) <~ counted)
             held.append(counted.map(Optional.some) ~> label.reactive.holding(token))
@@ -49,10 +50,10 @@ struct BindLifetimeTests {
 
     @Test func inlineBindingEndsAtOnceWhenTheTargetIsReleased() {
         let person = BindPerson()
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         do {
             let label = BindLabel()
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             person.reactive.firstName.bind(to: label) { label, name in
                 withExtendedLifetime(token) { label.name = name }
@@ -64,14 +65,14 @@ struct BindLifetimeTests {
 
     @Test func ownerReleasedInsideAnotherSubscribersCallback() {
         let source = PassthroughSubject<String, Never>()
-        let seen = BindLog<String?>()
+        let seen = LockedLog<String?>()
         var holder: BindLabel? = BindLabel()
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         let releaser = source.sink { value in
             if value == "release" { holder = nil }
         }
         do {
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             BindingSink<BindLabel, String>(owner: holder!) { _, value in
                 withExtendedLifetime(token) { seen.append(value) }
@@ -89,9 +90,9 @@ struct BindLifetimeTests {
         let source = PassthroughSubject<String, Never>()
         var cancels = 0
         var holder: BindLabel? = BindLabel()
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         do {
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             BindingSink<BindLabel, String>(owner: holder!) { label, value in
                 withExtendedLifetime(token) { label.name = value }

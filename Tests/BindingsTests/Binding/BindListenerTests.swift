@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Foundation
 import Testing
 @testable import Bindings
@@ -77,11 +78,11 @@ struct BindListenerTests {
         let survivor = BindLabel()
         var log: [String] = []
         weak var weakListener: BindLabel?
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         do {
             let listener = BindLabel()
             weakListener = listener
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             person.$firstName.bind(listener) { _, name in
                 withExtendedLifetime(token) { log.append("released:\(name)") }
@@ -156,14 +157,14 @@ struct BindListenerTests {
     @Test func observableValueHandlersRunOnTheUpdatingThread() {
         let title = ObservableValue(0)
         let label = BindLabel()
-        let threads = BindLog<pthread_t>()
-        let values = BindLog<Int>()
+        let threads = LockedLog<pthread_t>()
+        let values = LockedLog<Int>()
         title.bind(label, skipInitialValue: true) { _, value in
             values.append(value)
             threads.append(pthread_self())
         }
-        let box = BindUnchecked(title)
-        bindOnAnotherThread {
+        let box = UncheckedBox(title)
+        runOnAnotherThread {
             threads.append(pthread_self())   // the updater
             box.value.update(1)
             box.value.update(2)

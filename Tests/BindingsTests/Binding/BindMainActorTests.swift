@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -45,16 +46,16 @@ struct BindMainActorTests {
     /// Sends `values` from another thread and returns when they are sent (the main thread
     /// is blocked meanwhile, so none of them can be delivered yet).
     private func sendFromBackground(_ subject: PassthroughSubject<String, Never>, _ values: [String]) {
-        let box = BindUnchecked(subject)
-        bindOnAnotherThread {
+        let box = UncheckedBox(subject)
+        runOnAnotherThread {
             for value in values { box.value.send(value) }
         }
     }
 
     @Test func mainThreadIsDetected() {
         #expect(MainThread.isCurrent)
-        let off = BindLog<Bool>()
-        bindOnAnotherThread { off.append(MainThread.isCurrent) }
+        let off = LockedLog<Bool>()
+        runOnAnotherThread { off.append(MainThread.isCurrent) }
         DispatchQueue(label: "BindMainActorTests.queue").sync { off.append(MainThread.isCurrent) }
         #expect(off.items == [false, false])
     }
@@ -76,7 +77,7 @@ struct BindMainActorTests {
         let values = (1...50).map { "b\($0)" }
         sendFromBackground(source, values)
         #expect(status.sets == [])                      // not yet: they go through the main queue
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets == values)
         #expect(status.onMain == Array(repeating: true, count: 50))
     }
@@ -90,7 +91,7 @@ struct BindMainActorTests {
         sendFromBackground(source, ["b1", "b2"])
         source.send("m2")                               // b1 and b2 are still queued
         #expect(status.sets == ["m1"])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets == ["m1", "b1", "b2", "m2"])
         source.send("m3")                               // nothing queued: at once again
         #expect(status.sets == ["m1", "b1", "b2", "m2", "m3"])
@@ -101,12 +102,12 @@ struct BindMainActorTests {
         let status = BindStatusLine()
         let source = PassthroughSubject<String, Never>()
         status.reactive.text <~ source
-        let box = BindUnchecked(source)
-        bindOnAnotherThread {
+        let box = UncheckedBox(source)
+        runOnAnotherThread {
             box.value.send("last")
             box.value.send(completion: .finished)
         }
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets == ["last"])
         #expect(status.onMain == [true])
     }
@@ -116,7 +117,7 @@ struct BindMainActorTests {
         let queue = DispatchQueue(label: "BindMainActorTests.finite")
         status.reactive.text <~ Just("only").receive(on: queue)
         queue.sync {}
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets == ["only"])
         #expect(status.onMain == [true])
     }
@@ -124,9 +125,9 @@ struct BindMainActorTests {
     @Test func finitePublisherBoundFromAnotherThreadToAMainActorSink() async {
         let label = BindLabel()
         let log = BindMainLog()
-        let sink = BindUnchecked(BindingSink(owner: label) { @MainActor _, value in log.record(value) })
-        bindOnAnotherThread { sink.value <~ Just("only") }
-        await bindDrainMainQueue()
+        let sink = UncheckedBox(BindingSink(owner: label) { @MainActor _, value in log.record(value) })
+        runOnAnotherThread { sink.value <~ Just("only") }
+        await drainMainQueue()
         #expect(log.values == ["only"])
         #expect(log.onMain == [true])
         #expect(label.subscriptions.isEmpty)
@@ -138,19 +139,19 @@ struct BindMainActorTests {
         let binding = status.reactive.text <~ source
         sendFromBackground(source, ["b1", "b2"])
         binding.cancel()
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets == [])
     }
 
     @Test func releasedOwnerDropsValuesStillQueuedForTheMainThread() async {
         let source = PassthroughSubject<String, Never>()
         weak var weakStatus: BindStatusLine?
-        weak var weakToken: BindToken?
+        weak var weakToken: Canary?
         let log = BindMainLog()
         do {
             let status = BindStatusLine()
             weakStatus = status
-            let token = BindToken()
+            let token = Canary()
             weakToken = token
             BindingSink(owner: status) { @MainActor _, value in
                 withExtendedLifetime(token) { log.record(value) }
@@ -158,7 +159,7 @@ struct BindMainActorTests {
             sendFromBackground(source, ["b1"])
         }
         #expect(weakStatus == nil)
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == [])
         #expect(weakToken == nil)
     }
@@ -169,7 +170,7 @@ struct BindMainActorTests {
         status.reactive.shouting <~ source
         source.send("m")
         sendFromBackground(source, ["b"])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets == ["M", "B"])
         #expect(status.onMain == [true, true])
     }
@@ -179,7 +180,7 @@ struct BindMainActorTests {
         let source = PassthroughSubject<String, Never>()
         source.bind(to: status.reactive.text, on: ImmediateScheduler.shared)
         sendFromBackground(source, ["b1", "b2"])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets == ["b1", "b2"])
         #expect(status.onMain == [true, true])
     }
@@ -189,7 +190,7 @@ struct BindMainActorTests {
         let source = PassthroughSubject<String, Never>()
         source.bind(to: status.reactive.text, on: DispatchQueue.main)
         sendFromBackground(source, ["b1", "b2"])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(status.sets == ["b1", "b2"])
         #expect(status.onMain == [true, true])
     }
@@ -204,7 +205,7 @@ struct BindMainActorTests {
         sendFromBackground(source, ["b1", "b2"])
         source.send("m2")
         #expect(log.values == ["m1"])
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == ["m1", "b1", "b2", "m2"])
         #expect(log.onMain == [true, true, true, true])
     }
@@ -216,7 +217,7 @@ struct BindMainActorTests {
         let sink = BindingSink(owner: label) { @MainActor (_: BindLabel, value: String) in log.record(value) }
         source ~> sink
         sendFromBackground(source, (1...20).map { "b\($0)" })
-        await bindDrainMainQueue()
+        await drainMainQueue()
         #expect(log.values == (1...20).map { "b\($0)" })
         #expect(log.onMain == Array(repeating: true, count: 20))
     }

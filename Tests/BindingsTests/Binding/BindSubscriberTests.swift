@@ -1,47 +1,37 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 // The subscriber behind every binding, driven by hand: the subscription protocol, and a
 // binding whose owner is gone while something else still holds it.
 
-/// A subscription that records what its subscriber asks of it.
-private final class BindProbeSubscription: Subscription {
-    enum Call: Equatable {
-        case request(Subscribers.Demand)
-        case cancel
-    }
-    var calls: [Call] = []
-    func request(_ demand: Subscribers.Demand) { calls.append(.request(demand)) }
-    func cancel() { calls.append(.cancel) }
-}
-
 @Suite("Bindings: the binding subscriber")
 struct BindSubscriberTests {
     @Test func requestsUnlimitedOnceAndCancelsASecondSubscription() {
         let label = BindLabel()
         let subscriber = BindingSubscriber(sink: label.reactive.log)
-        let first = BindProbeSubscription()
-        let second = BindProbeSubscription()
+        let first = TestSubscription()
+        let second = TestSubscription()
         subscriber.receive(subscription: first)
         subscriber.receive(subscription: second)
-        #expect(first.calls == [.request(.unlimited)])
-        #expect(second.calls == [.cancel])
+        #expect(first.log == [.request(.unlimited)])
+        #expect(second.log == [.cancel])
         #expect(subscriber.receive("a") == .none)
         subscriber.receive(completion: .finished)
         subscriber.receive(completion: .finished)
         #expect(subscriber.receive("after") == .none)
         #expect(label.events == [.value("a"), .finished])
         subscriber.cancel()
-        #expect(first.calls == [.request(.unlimited)])   // finished: nothing to cancel
+        #expect(first.log == [.request(.unlimited)])   // finished: nothing to cancel
     }
 
     @Test func cancelBeforeTheSubscriptionCancelsItOnArrival() {
         let label = BindLabel()
         let subscriber = BindingSubscriber(sink: label.reactive.log)
         subscriber.cancel()
-        let subscription = BindProbeSubscription()
+        let subscription = TestSubscription()
         subscriber.receive(subscription: subscription)
-        #expect(subscription.calls == [.cancel])
+        #expect(subscription.log == [.cancel])
         _ = subscriber.receive("ignored")
         subscriber.receive(completion: .finished)
         #expect(label.events == [])
@@ -50,13 +40,13 @@ struct BindSubscriberTests {
     @Test func cancelReachesTheSubscriptionOnceAndStopsEverything() {
         let label = BindLabel()
         let subscriber = BindingSubscriber(sink: label.reactive.log)
-        let subscription = BindProbeSubscription()
+        let subscription = TestSubscription()
         subscriber.receive(subscription: subscription)
         subscriber.cancel()
         subscriber.cancel()
         _ = subscriber.receive("ignored")
         subscriber.receive(completion: .finished)
-        #expect(subscription.calls == [.request(.unlimited), .cancel])
+        #expect(subscription.log == [.request(.unlimited), .cancel])
         #expect(label.events == [])
     }
 

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -14,11 +15,11 @@ struct BindThreadingTests {
         _ send: @escaping @Sendable (Int) -> Void, workers: Int, limit: Int = 20_000,
         _ work: @escaping @Sendable () -> Void
     ) {
-        let finished = BindCounter()
-        bindRunConcurrently(threads: workers + 1) { index in
+        let finished = Counter()
+        runConcurrently(threads: workers + 1) { index in
             if index == 0 {
                 var value = 0
-                while finished.count < workers, value < limit {
+                while finished.value < workers, value < limit {
                     value += 1
                     send(value)
                 }
@@ -30,13 +31,13 @@ struct BindThreadingTests {
     }
 
     @Test func ownersReleasedOnAnotherThreadWhileValuesAreSent() {
-        let source = BindUnchecked(PassthroughSubject<Int, Never>())
-        let tokens = BindLog<BindUncheckedWeak<BindToken>>()
+        let source = UncheckedBox(PassthroughSubject<Int, Never>())
+        let tokens = LockedLog<WeakBox<Canary>>()
         Self.sendWhileOthersWork({ source.value.send($0) }, workers: 2) {
             for _ in 0..<100 {
                 let owner = BindCountingOwner()
-                let token = BindToken()
-                tokens.append(BindUncheckedWeak(token))
+                let token = Canary()
+                tokens.append(WeakBox(token))
                 owner.reactive.counting(token) <~ source.value
                 sched_yield()   // let a value or two reach it
                 // `owner` and `token` go here, on this thread, while thread 0 sends.
@@ -47,14 +48,14 @@ struct BindThreadingTests {
     }
 
     @Test func returnedCancellablesCancelledOnAnotherThreadWhileValuesAreSent() {
-        let source = BindUnchecked(PassthroughSubject<Int, Never>())
-        let tokens = BindLog<BindUncheckedWeak<BindToken>>()
+        let source = UncheckedBox(PassthroughSubject<Int, Never>())
+        let tokens = LockedLog<WeakBox<Canary>>()
         do {
             let owner = BindCountingOwner()
-            let bindings = BindLog<AnyCancellable>()
+            let bindings = LockedLog<AnyCancellable>()
             for _ in 0..<100 {
-                let token = BindToken()
-                tokens.append(BindUncheckedWeak(token))
+                let token = Canary()
+                tokens.append(WeakBox(token))
                 bindings.append(owner.reactive.counting(token) <~ source.value)
             }
             Self.sendWhileOthersWork({ source.value.send($0) }, workers: 1) {
@@ -72,13 +73,13 @@ struct BindThreadingTests {
     }
 
     @Test func observableValueUpdatedOnOneThreadWhileOwnersComeAndGoOnAnother() {
-        let model = BindUnchecked(ObservableValue(0))
-        let tokens = BindLog<BindUncheckedWeak<BindToken>>()
+        let model = UncheckedBox(ObservableValue(0))
+        let tokens = LockedLog<WeakBox<Canary>>()
         Self.sendWhileOthersWork({ model.value.update($0) }, workers: 1) {
             for _ in 0..<100 {
                 let owner = BindCountingOwner()
-                let token = BindToken()
-                tokens.append(BindUncheckedWeak(token))
+                let token = Canary()
+                tokens.append(WeakBox(token))
                 owner.reactive.counting(token) <~ model.value
             }
         }
@@ -87,49 +88,42 @@ struct BindThreadingTests {
     }
 
     @Test func mainActorOwnersReleasedWhileValuesAreSentFromAnotherThread() async {
-        let source = BindUnchecked(PassthroughSubject<String, Never>())
-        let tokens = BindLog<BindUncheckedWeak<BindToken>>()
+        let source = UncheckedBox(PassthroughSubject<String, Never>())
+        let tokens = LockedLog<WeakBox<Canary>>()
         await Task { @MainActor in
             let sending = Task.detached {
                 for value in 0..<500 { source.value.send("\(value)") }
             }
             for _ in 0..<50 {
                 let status = BindStatusLine()
-                let token = BindToken()
-                tokens.append(BindUncheckedWeak(token))
+                let token = Canary()
+                tokens.append(WeakBox(token))
                 BindingSink(owner: status) { @MainActor status, text in
                     withExtendedLifetime(token) { status.text = text }
                 } <~ source.value
                 await Task.yield()
             }
             await sending.value
-            await bindDrainMainQueue()
+            await drainMainQueue()
         }.value
         #expect(tokens.items.count == 50)
         #expect(tokens.items.allSatisfy { $0.object == nil })
     }
 
     @Test func listenersReleasedOnAnotherThreadWhileValuesAreUpdated() {
-        let value = BindUnchecked(ObservableValue(0))
-        let calls = BindCounter()
+        let value = UncheckedBox(ObservableValue(0))
+        let calls = Counter()
         Self.sendWhileOthersWork({ value.value.update($0) }, workers: 1) {
             for index in 0..<100 {
-                let listener = BindToken()
+                let listener = Canary()
                 value.value.bind(listener) { _, _ in calls.increment() }
                 if index.isMultiple(of: 2) { value.value.unbind(listener) }
             }
         }
         value.value.update(-1)        // drops every released listener
-        let before = calls.count
+        let before = calls.value
         value.value.update(-2)
-        #expect(calls.count == before)
+        #expect(calls.value == before)
         #expect(value.value.listenerChannel.observerCount == 0)
     }
-}
-
-/// A weak reference that test threads can share. `@unchecked Sendable`: a weak reference
-/// is loaded and cleared atomically by the runtime, and `object` is never reassigned.
-final class BindUncheckedWeak<Object: AnyObject>: @unchecked Sendable {
-    weak var object: Object?
-    init(_ object: Object) { self.object = object }
 }

@@ -1,47 +1,48 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 /// A `Cancellable` struct that counts its cancels.
 private struct CountingCancellable: Cancellable {
-    let counter: CoreCounter
+    let counter: Counter
     func cancel() { counter.increment() }
 }
 
 /// A `Cancellable` class that counts its cancels.
 private final class CountingCancellableObject: Cancellable {
-    let counter = CoreCounter()
+    let counter = Counter()
     func cancel() { counter.increment() }
 }
 
 @Suite struct CoreAnyCancellableTests {
     @Test func cancelsOnDeinit() {
-        let counter = CoreCounter()
+        let counter = Counter()
         do {
             let cancellable = AnyCancellable { counter.increment() }
-            #expect(counter.count == 0)
+            #expect(counter.value == 0)
             withExtendedLifetime(cancellable) {}
         }
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test func cancelRunsTheActionOnceAndDeinitDoesNotRunItAgain() {
-        let counter = CoreCounter()
+        let counter = Counter()
         do {
             let cancellable = AnyCancellable { counter.increment() }
             cancellable.cancel()
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
             cancellable.cancel()
             cancellable.cancel()
-            #expect(counter.count == 1)
+            #expect(counter.value == 1)
         }
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test func releasesTheActionRightAfterCancel() {
-        weak var weakTracked: CoreTracked?
+        weak var weakTracked: Canary?
         let cancellable: AnyCancellable
         do {
-            let tracked = CoreTracked()
+            let tracked = Canary()
             weakTracked = tracked
             cancellable = AnyCancellable { tracked.value += 1 }
         }
@@ -52,25 +53,25 @@ private final class CountingCancellableObject: Cancellable {
 
     @Test func cancelFromEightThreadsAtOnceRunsTheActionOnce() {
         for _ in 0..<50 {
-            let counter = CoreCounter()
-            let box = CoreUncheckedBox(value: AnyCancellable { counter.increment() })
-            coreRunConcurrently(threads: 8) { _ in box.value.cancel() }
-            #expect(counter.count == 1)
+            let counter = Counter()
+            let box = UncheckedBox(AnyCancellable { counter.increment() })
+            runConcurrently(threads: 8) { _ in box.value.cancel() }
+            #expect(counter.value == 1)
         }
     }
 
     @Test func wrapsACancellableStruct() {
-        let counter = CoreCounter()
+        let counter = Counter()
         do {
             let cancellable = AnyCancellable(CountingCancellable(counter: counter))
             cancellable.cancel()
             cancellable.cancel()
         }
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         do {
             _ = AnyCancellable(CountingCancellable(counter: counter))
         }
-        #expect(counter.count == 2)
+        #expect(counter.value == 2)
     }
 
     @Test func wrapsACancellableObjectAndCancelsItOnDeinit() {
@@ -78,20 +79,20 @@ private final class CountingCancellableObject: Cancellable {
         do {
             _ = AnyCancellable(object)
         }
-        #expect(object.counter.count == 1)
+        #expect(object.counter.value == 1)
         let cancellable = AnyCancellable(object)
         cancellable.cancel()
         cancellable.cancel()
-        #expect(object.counter.count == 2)
+        #expect(object.counter.value == 2)
     }
 
     @Test func wrappingAnAnyCancellableForwardsOnce() {
-        let counter = CoreCounter()
+        let counter = Counter()
         let inner = AnyCancellable { counter.increment() }
         let outer = AnyCancellable(inner)
         outer.cancel()
         inner.cancel()
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test func hashableByIdentity() {
@@ -108,7 +109,7 @@ private final class CountingCancellableObject: Cancellable {
     }
 
     @Test func storeInSetKeepsItAliveUntilRemoved() {
-        let counter = CoreCounter()
+        let counter = Counter()
         var set = Set<AnyCancellable>()
         let cancellable = AnyCancellable { counter.increment() }
         cancellable.store(in: &set)
@@ -117,14 +118,14 @@ private final class CountingCancellableObject: Cancellable {
         #expect(set.contains(cancellable))
         AnyCancellable { counter.increment() }.store(in: &set)
         #expect(set.count == 2)
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         set.removeAll()
         withExtendedLifetime(cancellable) {}
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test func storeInArrayAppendsTheSameInstance() {
-        let counter = CoreCounter()
+        let counter = Counter()
         var array: [AnyCancellable] = []
         let cancellable = AnyCancellable { counter.increment() }
         cancellable.store(in: &array)
@@ -132,35 +133,35 @@ private final class CountingCancellableObject: Cancellable {
         #expect(array[0] === cancellable)
         AnyCancellable { counter.increment() }.store(in: &array)
         #expect(array.count == 2)
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         array.removeAll()
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         withExtendedLifetime(cancellable) {}
         cancellable.cancel()
-        #expect(counter.count == 2)
+        #expect(counter.value == 2)
     }
 
     @Test func storeInAnyRangeReplaceableCollection() {
-        let counter = CoreCounter()
+        let counter = Counter()
         var contiguous = ContiguousArray<AnyCancellable>()
         AnyCancellable { counter.increment() }.store(in: &contiguous)
         #expect(contiguous.count == 1)
         contiguous.removeAll()
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
     }
 
     @Test func cancellableStoreWrapsInAnAnyCancellable() {
-        let counter = CoreCounter()
+        let counter = Counter()
         var set = Set<AnyCancellable>()
         var array: [AnyCancellable] = []
         CountingCancellable(counter: counter).store(in: &set)
         CountingCancellable(counter: counter).store(in: &array)
         #expect(set.count == 1)
         #expect(array.count == 1)
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         set.removeAll()
         array.removeAll()
-        #expect(counter.count == 2)
+        #expect(counter.value == 2)
     }
 
     @Test func sinkStoredInASetIsCancelledWhenTheSetIsEmptied() {

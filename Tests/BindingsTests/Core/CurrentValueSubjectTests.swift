@@ -1,10 +1,11 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite struct CoreCurrentValueSubjectTests {
     @Test func subscriberStartsWithTheCurrentValue() {
         let subject = CurrentValueSubject<Int, Never>(1)
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         subject.subscribe(recorder)
         subject.send(2)
         subject.value = 3
@@ -27,7 +28,7 @@ import Testing
 
     @Test func currentValueWaitsForDemand() {
         let subject = CurrentValueSubject<Int, Never>(1)
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
         subject.subscribe(recorder)
         #expect(recorder.events == [.subscription])
         subject.value = 2
@@ -45,7 +46,7 @@ import Testing
 
     @Test func maxOneGetsOneValueUntilItAsksAgainThenTheLatest() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), recordsSubscription: true)
         subject.subscribe(recorder)
         #expect(recorder.values == [0])
         subject.send(1)
@@ -62,7 +63,7 @@ import Testing
 
     @Test func demandReturnedFromReceiveIsAdded() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1), recordsSubscription: true)
         subject.subscribe(recorder)
         for value in 1...3 { subject.send(value) }
         #expect(recorder.values == [0, 1, 2, 3])
@@ -70,7 +71,7 @@ import Testing
 
     @Test func requestInsideAnotherSinkWhileANewerValueIsQueuedDeliversItOnce() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let manual = CoreRecorder<Int, Never>(initialDemand: .max(1))
+        let manual = TestRecorder<Int, Never>(initialDemand: .max(1), recordsSubscription: true)
         subject.subscribe(manual)
         let cancellable = subject.sink { value in
             if value == 1 {
@@ -90,7 +91,7 @@ import Testing
 
     @Test func unlimitedRequestInsideAnotherSinkWhileANewerValueIsQueuedDeliversItOnce() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let manual = CoreRecorder<Int, Never>(initialDemand: .max(1))
+        let manual = TestRecorder<Int, Never>(initialDemand: .max(1), recordsSubscription: true)
         subject.subscribe(manual)
         let cancellable = subject.sink { value in
             if value == 1 {
@@ -107,8 +108,8 @@ import Testing
     // MARK: Completion
 
     @Test func completionDeliveredOnceAndLaterSendsIgnored() {
-        let subject = CurrentValueSubject<Int, CoreTestError>(1)
-        let recorder = CoreRecorder<Int, CoreTestError>()
+        let subject = CurrentValueSubject<Int, TestError>(1)
+        let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
         subject.subscribe(recorder)
         subject.send(completion: .failure(.boom))
         subject.send(2)
@@ -122,7 +123,7 @@ import Testing
 
     @Test func completionDoesNotNeedDemand() {
         let subject = CurrentValueSubject<Int, Never>(1)
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
         subject.subscribe(recorder)
         subject.send(completion: .finished)
         recorder.request(.max(1))
@@ -130,9 +131,9 @@ import Testing
     }
 
     @Test func lateSubscriberToACompletedSubjectGetsOnlyTheCompletion() {
-        let subject = CurrentValueSubject<Int, CoreTestError>(1)
+        let subject = CurrentValueSubject<Int, TestError>(1)
         subject.send(completion: .failure(.other))
-        let recorder = CoreRecorder<Int, CoreTestError>()
+        let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
         subject.subscribe(recorder)
         #expect(recorder.events == [.subscription, .failure(.other)])
     }
@@ -141,7 +142,7 @@ import Testing
 
     @Test func nothingAfterCancel() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         subject.subscribe(recorder)
         subject.send(1)
         recorder.cancel()
@@ -170,7 +171,7 @@ import Testing
 
     @Test func cancelBeforeDemandArrivesDeliversNothing() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
         subject.subscribe(recorder)
         let subscription = recorder.subscription
         recorder.cancel()
@@ -180,10 +181,10 @@ import Testing
 
     @Test func subscriberReleasedAfterCancel() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        weak var weakTracked: CoreTracked?
+        weak var weakTracked: Canary?
         let cancellable: AnyCancellable
         do {
-            let tracked = CoreTracked()
+            let tracked = Canary()
             weakTracked = tracked
             cancellable = subject.sink { tracked.value = $0 }
         }
@@ -230,7 +231,7 @@ import Testing
 
     @Test func subscribeFromInsideASinkGetsTheCurrentValueThenLaterOnes() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let late = CoreRecorder<Int, Never>()
+        let late = TestRecorder<Int, Never>(recordsSubscription: true)
         var received: [Int] = []
         let cancellable = subject.sink { value in
             received.append(value)
@@ -247,7 +248,7 @@ import Testing
 
     @Test func subscribeFromInsideASinkAfterANestedSendGetsTheNewestOnce() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let late = CoreRecorder<Int, Never>()
+        let late = TestRecorder<Int, Never>(recordsSubscription: true)
         var received: [Int] = []
         let cancellable = subject.sink { value in
             received.append(value)
@@ -266,7 +267,7 @@ import Testing
 
     @Test func publisherSubscribeSubjectUpdatesTheValue() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         subject.subscribe(recorder)
         let cancellable = Just(5).subscribe(subject)
         #expect(subject.value == 5)
@@ -294,7 +295,7 @@ import Testing
         // No lock: the channel delivers one value at a time (TSan checks it).
         var received: [Int] = []
         let cancellable = subject.sink { received.append($0) }
-        coreRunConcurrently(threads: 4) { thread in
+        runConcurrently(threads: 4) { thread in
             for index in 0..<perThread {
                 subject.value = thread * perThread + index
                 let read = subject.value
@@ -315,9 +316,9 @@ import Testing
     @Test func manualDemandFromAnotherThreadWhileSending() {
         for _ in 0..<50 {
             let subject = CurrentValueSubject<Int, Never>(0)
-            let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
             subject.subscribe(recorder)
-            coreRunConcurrently(threads: 2) { thread in
+            runConcurrently(threads: 2) { thread in
                 if thread == 0 {
                     for value in 1...200 { subject.send(value) }
                 } else {

@@ -1,12 +1,8 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 private typealias Demand = Subscribers.Demand
-
-/// What an exit test's process wrote to standard error.
-private func standardError(_ result: ExitTest.Result?) -> String {
-    String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-}
 
 @Suite struct CoreDemandTests {
     @Test func maxRoundTripsAndUnlimitedHasNoMax() {
@@ -188,7 +184,7 @@ private func standardError(_ result: ExitTest.Result?) -> String {
             let count = Int(CommandLine.arguments.count > 1_000_000 ? 1 : -1)
             _ = Subscribers.Demand.max(count)
         }
-        let message = standardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("negative"))
         #expect(message.contains("max(-1)"))
     }
@@ -198,51 +194,51 @@ private func standardError(_ result: ExitTest.Result?) -> String {
             let factor = CommandLine.arguments.count > 1_000_000 ? 1 : -2
             _ = Subscribers.Demand.max(3) * factor
         }
-        let message = standardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("negative"))
     }
 
     @Test func zeroRequestOnAPassthroughSubscriptionStopsTheProgram() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subject = PassthroughSubject<Int, Never>()
-            let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
             subject.subscribe(recorder)
             recorder.request(.none)
         }
-        let message = standardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("demand of zero"))
     }
 
     @Test func zeroRequestOnACurrentValueSubscriptionStopsTheProgram() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subject = CurrentValueSubject<Int, Never>(1)
-            let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
             subject.subscribe(recorder)
             recorder.request(.max(0))
         }
-        let message = standardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("demand of zero"))
     }
 
     @Test func zeroRequestOnJustAndEmptySubscriptionsStopsTheProgram() async {
         let just = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
             Just(1).subscribe(recorder)
             recorder.request(.none)
         }
-        #expect(standardError(just).contains("demand of zero"))
+        #expect(standardError(of: just).contains("demand of zero"))
         let empty = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
             Empty<Int, Never>(completeImmediately: false).subscribe(recorder)
             recorder.request(.none)
         }
-        #expect(standardError(empty).contains("demand of zero"))
+        #expect(standardError(of: empty).contains("demand of zero"))
     }
 
     @Test func positiveRequestDoesNotStopTheProgram() async {
         await #expect(processExitsWith: .success) {
             let subject = PassthroughSubject<Int, Never>()
-            let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
             subject.subscribe(recorder)
             recorder.request(.max(1))
             _ = Subscribers.Demand.max(0)

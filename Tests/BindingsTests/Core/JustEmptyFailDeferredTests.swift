@@ -1,9 +1,10 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite struct CoreJustTests {
     @Test func deliversTheValueAndFinishesOnDemand() {
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
         Just(1).subscribe(recorder)
         #expect(recorder.events == [.subscription])
         recorder.request(.max(1))
@@ -14,15 +15,15 @@ import Testing
     }
 
     @Test func unlimitedSubscriberGetsValueAndFinished() {
-        let recorder = CoreRecorder<String, Never>()
+        let recorder = TestRecorder<String, Never>(recordsSubscription: true)
         Just("a").subscribe(recorder)
         #expect(recorder.events == [.subscription, .value("a"), .finished])
     }
 
     @Test func eachSubscriberGetsItsOwnValue() {
         let just = Just(3)
-        let first = CoreRecorder<Int, Never>()
-        let second = CoreRecorder<Int, Never>()
+        let first = TestRecorder<Int, Never>(recordsSubscription: true)
+        let second = TestRecorder<Int, Never>(recordsSubscription: true)
         just.subscribe(first)
         just.subscribe(second)
         #expect(first.events == [.subscription, .value(3), .finished])
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func nothingAfterCancel() {
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
         Just(1).subscribe(recorder)
         recorder.subscription?.cancel()
         recorder.subscription?.request(.max(1))
@@ -43,10 +44,10 @@ import Testing
     @Test func subscriptionReleasesItsSubscriberOnCancel() {
         // A subscriber that keeps its subscription forms a cycle until the subscription
         // lets go of it, as Combine's does on cancel.
-        weak var weakRecorder: CoreRecorder<Int, Never>?
+        weak var weakRecorder: TestRecorder<Int, Never>?
         let subscription: (any Subscription)?
         do {
-            let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
             weakRecorder = recorder
             Just(1).subscribe(recorder)
             subscription = recorder.subscription
@@ -57,10 +58,10 @@ import Testing
     }
 
     @Test func subscriptionReleasesItsSubscriberAfterDelivering() {
-        weak var weakRecorder: CoreRecorder<Int, Never>?
+        weak var weakRecorder: TestRecorder<Int, Never>?
         let subscription: (any Subscription)?
         do {
-            let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
             weakRecorder = recorder
             Just(1).subscribe(recorder)
             subscription = recorder.subscription
@@ -74,7 +75,7 @@ import Testing
     @Test func cancelFromInsideReceiveValueStopsTheCompletion() {
         // Nothing is delivered after cancel(): not even the `.finished` that Combine's
         // Just would still send right after the value.
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         recorder.onValue = { _ in recorder.cancel() }
         Just(1).subscribe(recorder)
         #expect(recorder.events == [.subscription, .value(1)])
@@ -84,42 +85,42 @@ import Testing
 
 @Suite struct CoreEmptyTests {
     @Test func completesImmediatelyByDefault() {
-        let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
-        Empty<Int, CoreTestError>().subscribe(recorder)
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .none, recordsSubscription: true)
+        Empty<Int, TestError>().subscribe(recorder)
         #expect(recorder.events == [.subscription, .finished])
     }
 
     @Test func neverCompletesWhenAsked() {
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         Empty<Int, Never>(completeImmediately: false).subscribe(recorder)
         recorder.request(.max(3))
         #expect(recorder.events == [.subscription])
     }
 
     @Test func typedInitAndEquality() {
-        let empty = Empty(completeImmediately: false, outputType: String.self, failureType: CoreTestError.self)
+        let empty = Empty(completeImmediately: false, outputType: String.self, failureType: TestError.self)
         #expect(empty.completeImmediately == false)
-        #expect(empty == Empty<String, CoreTestError>(completeImmediately: false))
-        #expect(empty != Empty<String, CoreTestError>())
-        let recorder = CoreRecorder<String, CoreTestError>()
-        Empty(outputType: String.self, failureType: CoreTestError.self).subscribe(recorder)
+        #expect(empty == Empty<String, TestError>(completeImmediately: false))
+        #expect(empty != Empty<String, TestError>())
+        let recorder = TestRecorder<String, TestError>(recordsSubscription: true)
+        Empty(outputType: String.self, failureType: TestError.self).subscribe(recorder)
         #expect(recorder.events == [.subscription, .finished])
     }
 }
 
 @Suite struct CoreFailTests {
     @Test func failsAtOnceWithoutDemand() {
-        let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
-        Fail<Int, CoreTestError>(error: .boom).subscribe(recorder)
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .none, recordsSubscription: true)
+        Fail<Int, TestError>(error: .boom).subscribe(recorder)
         #expect(recorder.events == [.subscription, .failure(.boom)])
     }
 
     @Test func typedInitAndEquality() {
-        let fail = Fail(outputType: Int.self, failure: CoreTestError.other)
+        let fail = Fail(outputType: Int.self, failure: TestError.other)
         #expect(fail.error == .other)
-        #expect(fail == Fail<Int, CoreTestError>(error: .other))
-        #expect(fail != Fail<Int, CoreTestError>(error: .boom))
-        let recorder = CoreRecorder<Int, CoreTestError>()
+        #expect(fail == Fail<Int, TestError>(error: .other))
+        #expect(fail != Fail<Int, TestError>(error: .boom))
+        let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
         fail.subscribe(recorder)
         #expect(recorder.events == [.subscription, .failure(.other)])
     }
@@ -133,10 +134,10 @@ import Testing
             return Just(calls * 10)
         }
         #expect(calls == 0)
-        let first = CoreRecorder<Int, Never>()
+        let first = TestRecorder<Int, Never>(recordsSubscription: true)
         deferred.subscribe(first)
         #expect(calls == 1)
-        let second = CoreRecorder<Int, Never>()
+        let second = TestRecorder<Int, Never>(recordsSubscription: true)
         deferred.subscribe(second)
         #expect(calls == 2)
         #expect(first.events == [.subscription, .value(10), .finished])
@@ -144,13 +145,13 @@ import Testing
     }
 
     @Test func forwardsFailureAndDemand() {
-        let failing = Deferred { Fail<Int, CoreTestError>(error: .boom) }
-        let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+        let failing = Deferred { Fail<Int, TestError>(error: .boom) }
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .none, recordsSubscription: true)
         failing.subscribe(recorder)
         #expect(recorder.events == [.subscription, .failure(.boom)])
 
         let subject = PassthroughSubject<Int, Never>()
-        let manual = CoreRecorder<Int, Never>(initialDemand: .none)
+        let manual = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
         Deferred { subject }.subscribe(manual)
         subject.send(1)
         manual.request(.max(1))

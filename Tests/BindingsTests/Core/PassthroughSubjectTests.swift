@@ -1,20 +1,13 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
-
-/// A subscription that records what it is asked; thread-confined.
-private final class UpstreamSubscription: Subscription {
-    var requests: [Subscribers.Demand] = []
-    var cancels = 0
-    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-    func cancel() { cancels += 1 }
-}
 
 @Suite struct CorePassthroughSubjectTests {
     // MARK: Demand
 
     @Test func maxOneGetsOneValueUntilItAsksAgain() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), recordsSubscription: true)
         subject.subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -29,7 +22,7 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func dropsValuesSentWithoutDemand() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
         subject.subscribe(recorder)
         subject.send(1)
         recorder.request(.max(2))
@@ -43,12 +36,12 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func demandReturnedFromReceiveIsAdded() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1), recordsSubscription: true)
         subject.subscribe(recorder)
         for value in 1...4 { subject.send(value) }
         #expect(recorder.values == [1, 2, 3, 4])
 
-        let twoAtATime = CoreRecorder<Int, Never>(initialDemand: .max(2))
+        let twoAtATime = TestRecorder<Int, Never>(initialDemand: .max(2), recordsSubscription: true)
         subject.subscribe(twoAtATime)
         for value in 5...8 { subject.send(value) }
         #expect(twoAtATime.values == [5, 6])
@@ -56,7 +49,7 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func requestFromInsideReceiveValue() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), recordsSubscription: true)
         recorder.onValue = { value in if value < 3 { recorder.request(.max(1)) } }
         subject.subscribe(recorder)
         for value in 1...5 { subject.send(value) }
@@ -66,9 +59,9 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func eachSubscriberHasItsOwnDemand() {
         let subject = PassthroughSubject<Int, Never>()
-        let one = CoreRecorder<Int, Never>(initialDemand: .max(1))
-        let all = CoreRecorder<Int, Never>()
-        let none = CoreRecorder<Int, Never>(initialDemand: .none)
+        let one = TestRecorder<Int, Never>(initialDemand: .max(1), recordsSubscription: true)
+        let all = TestRecorder<Int, Never>(recordsSubscription: true)
+        let none = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
         subject.subscribe(one)
         subject.subscribe(all)
         subject.subscribe(none)
@@ -83,8 +76,8 @@ private final class UpstreamSubscription: Subscription {
     // MARK: Completion
 
     @Test func completionDeliveredOnceAndLaterSendsIgnored() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
-        let recorder = CoreRecorder<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
         subject.subscribe(recorder)
         subject.send(1)
         subject.send(completion: .failure(.boom))
@@ -96,9 +89,9 @@ private final class UpstreamSubscription: Subscription {
     }
 
     @Test func lateSubscriberToACompletedSubjectGetsTheCompletionAtOnce() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
         subject.send(completion: .failure(.other))
-        let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .none)
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .none, recordsSubscription: true)
         subject.subscribe(recorder)
         #expect(recorder.events == [.subscription, .failure(.other)])
         subject.send(1)
@@ -120,8 +113,8 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func nothingAfterCancel() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>()
-        let other = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
+        let other = TestRecorder<Int, Never>(recordsSubscription: true)
         subject.subscribe(recorder)
         subject.subscribe(other)
         subject.send(1)
@@ -156,7 +149,7 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func cancellingAnotherSubscriberFromInsideASink() {
         let subject = PassthroughSubject<Int, Never>()
-        let second = CoreRecorder<Int, Never>()
+        let second = TestRecorder<Int, Never>(recordsSubscription: true)
         var first: [Int] = []
         let cancellable = subject.sink { value in
             first.append(value)
@@ -173,10 +166,10 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func subscriberReleasedAfterCancel() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakTracked: CoreTracked?
+        weak var weakTracked: Canary?
         let cancellable: AnyCancellable
         do {
-            let tracked = CoreTracked()
+            let tracked = Canary()
             weakTracked = tracked
             cancellable = subject.sink { tracked.value = $0 }
         }
@@ -188,10 +181,10 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func subscriberReleasedAfterCancelFromInsideItsSink() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakTracked: CoreTracked?
+        weak var weakTracked: Canary?
         var cancellable: AnyCancellable?
         do {
-            let tracked = CoreTracked()
+            let tracked = Canary()
             weakTracked = tracked
             cancellable = subject.sink { value in
                 tracked.value = value
@@ -206,9 +199,9 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func subscribersReleasedAfterCompletion() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakRecorder: CoreRecorder<Int, Never>?
+        weak var weakRecorder: TestRecorder<Int, Never>?
         do {
-            let recorder = CoreRecorder<Int, Never>()
+            let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
             weakRecorder = recorder
             subject.subscribe(recorder)
         }
@@ -248,9 +241,9 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func completionSentFromInsideASinkComesAfterTheCurrentValue() {
         let subject = PassthroughSubject<Int, Never>()
-        let first = CoreRecorder<Int, Never>()
+        let first = TestRecorder<Int, Never>(recordsSubscription: true)
         first.onValue = { _ in subject.send(completion: .finished) }
-        let second = CoreRecorder<Int, Never>()
+        let second = TestRecorder<Int, Never>(recordsSubscription: true)
         subject.subscribe(first)
         subject.subscribe(second)
         subject.send(1)
@@ -262,7 +255,7 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func subscribeFromInsideASinkGetsOnlyLaterValues() {
         let subject = PassthroughSubject<Int, Never>()
-        let late = CoreRecorder<Int, Never>()
+        let late = TestRecorder<Int, Never>(recordsSubscription: true)
         var received: [Int] = []
         let cancellable = subject.sink { value in
             received.append(value)
@@ -282,15 +275,15 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func sendSubscriptionRequestsUnlimited() {
         let subject = PassthroughSubject<Int, Never>()
-        let upstream = UpstreamSubscription()
+        let upstream = TestSubscription()
         subject.send(subscription: upstream)
         #expect(upstream.requests == [.unlimited])
-        #expect(upstream.cancels == 0)
+        #expect(upstream.cancelCount == 0)
     }
 
     @Test func publisherSubscribeSubjectRepublishesValuesAndCompletion() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         subject.subscribe(recorder)
         let cancellable = Just(7).subscribe(subject)
         #expect(recorder.events == [.subscription, .value(7), .finished])
@@ -298,9 +291,9 @@ private final class UpstreamSubscription: Subscription {
     }
 
     @Test func cancellingTheConnectionStopsForwarding() {
-        let upstream = PassthroughSubject<Int, CoreTestError>()
-        let relay = PassthroughSubject<Int, CoreTestError>()
-        let recorder = CoreRecorder<Int, CoreTestError>()
+        let upstream = PassthroughSubject<Int, TestError>()
+        let relay = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
         relay.subscribe(recorder)
         let connection = upstream.subscribe(relay)
         upstream.send(1)
@@ -315,7 +308,7 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func connectionKeepsTheRelayAliveAsInCombine() {
         let upstream = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         var connection: AnyCancellable?
         weak var weakRelay: PassthroughSubject<Int, Never>?
         do {
@@ -334,12 +327,12 @@ private final class UpstreamSubscription: Subscription {
     }
 
     @Test func subjectDeinitCancelsItsUpstreams() {
-        let upstream = UpstreamSubscription()
+        let upstream = TestSubscription()
         do {
             let subject = PassthroughSubject<Int, Never>()
             subject.send(subscription: upstream)
         }
-        #expect(upstream.cancels == 1)
+        #expect(upstream.cancelCount == 1)
     }
 
     // MARK: Threads
@@ -352,7 +345,7 @@ private final class UpstreamSubscription: Subscription {
         var otherCount = 0
         let a = subject.sink { received.append($0) }
         let b = subject.sink { _ in otherCount += 1 }
-        coreRunConcurrently(threads: 4) { thread in
+        runConcurrently(threads: 4) { thread in
             for index in 0..<perThread { subject.send(thread * perThread + index) }
         }
         #expect(received.count == 4 * perThread)
@@ -368,15 +361,15 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func subscribeCancelAndSendFromSeveralThreads() {
         let subject = PassthroughSubject<Int, Never>()
-        let total = CoreCounter()
-        let steady = CoreCounter()
+        let total = Counter()
+        let steady = Counter()
         let keep = subject.sink { _ in steady.increment() }
-        coreRunConcurrently(threads: 4) { thread in
+        runConcurrently(threads: 4) { thread in
             for index in 0..<500 {
                 if thread < 2 {
                     subject.send(index)
                 } else {
-                    let recorder = CoreRecorder<Int, Never>(initialDemand: .max(2))
+                    let recorder = TestRecorder<Int, Never>(initialDemand: .max(2), recordsSubscription: true)
                     subject.subscribe(recorder)
                     if index % 2 == 0 { recorder.cancel() }
                     total.increment()
@@ -385,20 +378,20 @@ private final class UpstreamSubscription: Subscription {
                 }
             }
         }
-        #expect(steady.count == 1_000)
-        #expect(total.count == 1_000)
+        #expect(steady.value == 1_000)
+        #expect(total.value == 1_000)
         #expect(subject.core.channel.observerCount == 1)
         withExtendedLifetime(keep) {}
     }
 
     @Test func completionFromAnotherThreadDuringReceiveSubscriptionWaitsForIt() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
-        let recorder = CoreRecorder<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
         // While the subscriber is still in receive(subscription:), another thread
         // completes the subject (and waits for that send to return).
-        var eventsWhileSubscribing: [CoreRecorder<Int, CoreTestError>.Event] = []
+        var eventsWhileSubscribing: [TestRecorder<Int, TestError>.Event] = []
         recorder.onSubscription = { _ in
-            coreRunConcurrently(threads: 1) { _ in subject.send(completion: .failure(.boom)) }
+            runConcurrently(threads: 1) { _ in subject.send(completion: .failure(.boom)) }
             // Calls to a subscriber never overlap: the completion waits for this to return.
             eventsWhileSubscribing = recorder.events
         }
@@ -410,9 +403,9 @@ private final class UpstreamSubscription: Subscription {
 
     @Test func cancelInsideReceiveSubscriptionDropsAnEarlyCompletion() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         recorder.onSubscription = { subscription in
-            coreRunConcurrently(threads: 1) { _ in subject.send(completion: .finished) }
+            runConcurrently(threads: 1) { _ in subject.send(completion: .finished) }
             subscription.cancel()
         }
         subject.subscribe(recorder)
@@ -423,8 +416,8 @@ private final class UpstreamSubscription: Subscription {
     @Test func concurrentCompletionNeverReachesASubscriberBeforeItsSubscription() {
         for _ in 0..<200 {
             let subject = PassthroughSubject<Int, Never>()
-            let box = CoreUncheckedBox(value: CoreRecorder<Int, Never>())
-            coreRunConcurrently(threads: 2) { thread in
+            let box = UncheckedBox(TestRecorder<Int, Never>(recordsSubscription: true))
+            runConcurrently(threads: 2) { thread in
                 if thread == 0 {
                     subject.send(completion: .finished)
                 } else {

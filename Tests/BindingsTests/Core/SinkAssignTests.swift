@@ -1,21 +1,9 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
-/// A subscription that records what it is asked.
-private final class RecordingSubscription: Subscription {
-    var requests: [Subscribers.Demand] = []
-    var cancels = 0
-    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-    func cancel() { cancels += 1 }
-}
-
-private enum SinkEvent: Equatable {
-    case value(Int)
-    case completion(Subscribers.Completion<CoreTestError>)
-}
-
-/// Something a closure can capture, to see when the closure is released.
-private final class SinkSentinel {}
+/// What a sink's closures saw.
+private typealias SinkEvent = RecordedEvent<Int, TestError>
 
 /// A publisher that sends one value on request and completes when told, synchronously:
 /// from inside the subscriber's own `receiveValue`, the completion arrives re-entrantly.
@@ -36,7 +24,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 @Suite struct CoreSinkTests {
     @Test func aCompletionFromInsideReceiveValueReleasesTheClosuresWhenItReturns() {
         let publisher = FinishOnDemand()
-        var sentinel: SinkSentinel? = SinkSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         var events: [SinkEvent] = []
         let cancellable = publisher.sink(
@@ -54,8 +42,8 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func releasesItsClosuresOnceTheStreamCompletes() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
-        var sentinel: SinkSentinel? = SinkSentinel()
+        let subject = PassthroughSubject<Int, TestError>()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         var events: [SinkEvent] = []
         let cancellable = subject.sink(
@@ -81,7 +69,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func receivesFailure() {
         var events: [SinkEvent] = []
-        let cancellable = Fail<Int, CoreTestError>(error: .boom).sink(
+        let cancellable = Fail<Int, TestError>(error: .boom).sink(
             receiveCompletion: { events.append(.completion($0)) },
             receiveValue: { events.append(.value($0)) })
         #expect(events == [.completion(.failure(.boom))])
@@ -89,7 +77,7 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func receivesSubjectValuesAndCompletionOnce() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
         var events: [SinkEvent] = []
         let cancellable = subject.sink(
             receiveCompletion: { events.append(.completion($0)) },
@@ -116,7 +104,7 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func nothingAfterCancel() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
         var events: [SinkEvent] = []
         let cancellable = subject.sink(
             receiveCompletion: { events.append(.completion($0)) },
@@ -130,10 +118,10 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func closuresReleasedWhenTheAnyCancellableIsReleased() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakTracked: CoreTracked?
+        weak var weakTracked: Canary?
         var cancellable: AnyCancellable?
         do {
-            let tracked = CoreTracked()
+            let tracked = Canary()
             weakTracked = tracked
             cancellable = subject.sink { tracked.value += $0 }
         }
@@ -146,10 +134,10 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func closuresReleasedWhenReleasedOnAPublisherThatNeverCompletes() {
-        weak var weakTracked: CoreTracked?
+        weak var weakTracked: Canary?
         var cancellable: AnyCancellable?
         do {
-            let tracked = CoreTracked()
+            let tracked = Canary()
             weakTracked = tracked
             cancellable = Empty<Int, Never>(completeImmediately: false).sink(
                 receiveCompletion: { _ in tracked.value += 1 }, receiveValue: { _ in })
@@ -162,43 +150,43 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func requestsUnlimitedOnceAndCancelsASecondSubscription() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
-        let first = RecordingSubscription()
-        let second = RecordingSubscription()
+        let first = TestSubscription()
+        let second = TestSubscription()
         sink.receive(subscription: first)
         sink.receive(subscription: second)
         #expect(first.requests == [.unlimited])
-        #expect(first.cancels == 0)
+        #expect(first.cancelCount == 0)
         #expect(second.requests == [])
-        #expect(second.cancels == 1)
+        #expect(second.cancelCount == 1)
         sink.cancel()
         sink.cancel()
-        #expect(first.cancels == 1)
+        #expect(first.cancelCount == 1)
         #expect(sink.description == "Sink")
     }
 
     @Test func subscriptionArrivingAfterCancelIsCancelled() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
         sink.cancel()
-        let subscription = RecordingSubscription()
+        let subscription = TestSubscription()
         sink.receive(subscription: subscription)
         #expect(subscription.requests == [])
-        #expect(subscription.cancels == 1)
+        #expect(subscription.cancelCount == 1)
     }
 
     @Test func completionIsDeliveredOnceAndNotCancelledAfterwards() {
         var completions = 0
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in completions += 1 }, receiveValue: { _ in })
-        let subscription = RecordingSubscription()
+        let subscription = TestSubscription()
         sink.receive(subscription: subscription)
         sink.receive(completion: .finished)
         sink.receive(completion: .finished)
         sink.cancel()
         #expect(completions == 1)
-        #expect(subscription.cancels == 0)
+        #expect(subscription.cancelCount == 0)
         // A subscription arriving after the end is refused.
-        let late = RecordingSubscription()
+        let late = TestSubscription()
         sink.receive(subscription: late)
-        #expect(late.cancels == 1)
+        #expect(late.cancelCount == 1)
         #expect(late.requests == [])
     }
 
@@ -220,7 +208,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 
 @Suite struct CoreAssignTests {
     @Test func assignsJust() {
-        let target = CoreTracked()
+        let target = Canary()
         let cancellable = Just(5).assign(to: \.value, on: target)
         #expect(target.value == 5)
         withExtendedLifetime(cancellable) {}
@@ -228,7 +216,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func assignsEachSubjectValueUntilCancelled() {
         let subject = PassthroughSubject<Int, Never>()
-        let target = CoreTracked()
+        let target = Canary()
         var history: [Int] = []
         let recorder = subject.sink { _ in history.append(target.value) }
         let cancellable = subject.assign(to: \.value, on: target)
@@ -244,7 +232,7 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func currentValueSubjectAssignsTheCurrentValueAtOnce() {
         let subject = CurrentValueSubject<Int, Never>(7)
-        let target = CoreTracked()
+        let target = Canary()
         let cancellable = subject.assign(to: \.value, on: target)
         #expect(target.value == 7)
         subject.value = 8
@@ -254,10 +242,10 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func releasesTheObjectOnCancel() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakTarget: CoreTracked?
+        weak var weakTarget: Canary?
         let cancellable: AnyCancellable
         do {
-            let target = CoreTracked()
+            let target = Canary()
             weakTarget = target
             cancellable = subject.assign(to: \.value, on: target)
         }
@@ -270,10 +258,10 @@ private final class FinishOnDemand: Publisher, Subscription {
 
     @Test func releasesTheObjectOnCompletion() {
         let subject = PassthroughSubject<Int, Never>()
-        weak var weakTarget: CoreTracked?
-        let assign: Subscribers.Assign<CoreTracked, Int>
+        weak var weakTarget: Canary?
+        let assign: Subscribers.Assign<Canary, Int>
         do {
-            let target = CoreTracked()
+            let target = Canary()
             weakTarget = target
             assign = Subscribers.Assign(object: target, keyPath: \.value)
             subject.subscribe(assign)
@@ -288,22 +276,22 @@ private final class FinishOnDemand: Publisher, Subscription {
     }
 
     @Test func requestsUnlimitedAndCancelsUpstreamOnce() {
-        let target = CoreTracked()
-        let assign = Subscribers.Assign(object: target, keyPath: \CoreTracked.value)
-        let subscription = RecordingSubscription()
-        let second = RecordingSubscription()
+        let target = Canary()
+        let assign = Subscribers.Assign(object: target, keyPath: \Canary.value)
+        let subscription = TestSubscription()
+        let second = TestSubscription()
         assign.receive(subscription: subscription)
         assign.receive(subscription: second)
         #expect(subscription.requests == [.unlimited])
-        #expect(second.cancels == 1)
+        #expect(second.cancelCount == 1)
         #expect(assign.receive(1) == .none)
         #expect(target.value == 1)
         assign.cancel()
         assign.cancel()
-        #expect(subscription.cancels == 1)
+        #expect(subscription.cancelCount == 1)
         // After cancel, values change nothing.
         _ = assign.receive(2)
         #expect(target.value == 1)
-        #expect(assign.description == "Assign CoreTracked.")
+        #expect(assign.description == "Assign Canary.")
     }
 }

@@ -1,22 +1,15 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
-
-/// A subscription that records what it is asked.
-private final class ProbeSubscription: Subscription {
-    var requests: [Subscribers.Demand] = []
-    var cancels = 0
-    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-    func cancel() { cancels += 1 }
-}
 
 /// A publisher that counts its subscribers, to check that erasure forwards to it once.
 private struct CountingPublisher: Publisher {
     typealias Output = Int
-    typealias Failure = CoreTestError
-    let subscribed: CoreCounter
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == CoreTestError {
+    typealias Failure = TestError
+    let subscribed: Counter
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
         subscribed.increment()
-        Just(subscribed.count).subscribe(AnySubscriber(
+        Just(subscribed.value).subscribe(AnySubscriber(
             receiveSubscription: { subscriber.receive(subscription: $0) },
             receiveValue: { subscriber.receive($0) },
             receiveCompletion: { _ in subscriber.receive(completion: .failure(.boom)) }))
@@ -25,9 +18,9 @@ private struct CountingPublisher: Publisher {
 
 @Suite struct CoreAnyPublisherTests {
     @Test func forwardsValuesAndCompletion() {
-        let subject = PassthroughSubject<Int, CoreTestError>()
-        let erased: AnyPublisher<Int, CoreTestError> = subject.eraseToAnyPublisher()
-        let recorder = CoreRecorder<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let erased: AnyPublisher<Int, TestError> = subject.eraseToAnyPublisher()
+        let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
         erased.subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -37,7 +30,7 @@ private struct CountingPublisher: Publisher {
 
     @Test func forwardsDemandAndCancel() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>(initialDemand: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), recordsSubscription: true)
         AnyPublisher(subject).subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -50,13 +43,13 @@ private struct CountingPublisher: Publisher {
     }
 
     @Test func subscribesUpstreamOncePerSubscriber() {
-        let counter = CoreCounter()
+        let counter = Counter()
         let erased = CountingPublisher(subscribed: counter).eraseToAnyPublisher()
-        let first = CoreRecorder<Int, CoreTestError>()
-        let second = CoreRecorder<Int, CoreTestError>()
+        let first = TestRecorder<Int, TestError>(recordsSubscription: true)
+        let second = TestRecorder<Int, TestError>(recordsSubscription: true)
         erased.subscribe(first)
         erased.subscribe(second)
-        #expect(counter.count == 2)
+        #expect(counter.value == 2)
         #expect(first.events == [.subscription, .value(1), .failure(.boom)])
         #expect(second.events == [.subscription, .value(2), .failure(.boom)])
     }
@@ -68,7 +61,7 @@ private struct CountingPublisher: Publisher {
         let viaInit = AnyPublisher(once)
         #expect(once.description == twice.description)
         #expect(once.description == viaInit.description)
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         twice.subscribe(recorder)
         subject.send(9)
         #expect(recorder.events == [.subscription, .value(9)])
@@ -85,24 +78,24 @@ private struct CountingPublisher: Publisher {
     }
 
     @Test func justEmptyFailThroughErasure() {
-        let just = CoreRecorder<Int, Never>()
+        let just = TestRecorder<Int, Never>(recordsSubscription: true)
         Just(1).eraseToAnyPublisher().subscribe(just)
         #expect(just.events == [.subscription, .value(1), .finished])
-        let empty = CoreRecorder<Int, Never>()
+        let empty = TestRecorder<Int, Never>(recordsSubscription: true)
         Empty<Int, Never>().eraseToAnyPublisher().subscribe(empty)
         #expect(empty.events == [.subscription, .finished])
-        let fail = CoreRecorder<Int, CoreTestError>()
-        Fail<Int, CoreTestError>(error: .other).eraseToAnyPublisher().subscribe(fail)
+        let fail = TestRecorder<Int, TestError>(recordsSubscription: true)
+        Fail<Int, TestError>(error: .other).eraseToAnyPublisher().subscribe(fail)
         #expect(fail.events == [.subscription, .failure(.other)])
     }
 }
 
 @Suite struct CoreAnySubscriberTests {
     @Test func forwardsEverythingToTheWrappedSubscriber() {
-        let recorder = CoreRecorder<Int, CoreTestError>(initialDemand: .max(2), demandPerValue: .max(3))
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .max(2), demandPerValue: .max(3), recordsSubscription: true)
         let erased = AnySubscriber(recorder)
         #expect(erased.combineIdentifier == recorder.combineIdentifier)
-        let subscription = ProbeSubscription()
+        let subscription = TestSubscription()
         erased.receive(subscription: subscription)
         #expect(subscription.requests == [.max(2)])
         #expect(erased.receive(4) == .max(3))
@@ -111,7 +104,7 @@ private struct CountingPublisher: Publisher {
     }
 
     @Test func wrappingTwiceKeepsTheIdentity() {
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         let once = AnySubscriber(recorder)
         let twice = AnySubscriber(once)
         #expect(twice.combineIdentifier == recorder.combineIdentifier)
@@ -122,22 +115,22 @@ private struct CountingPublisher: Publisher {
 
     @Test func closureBasedSubscriber() {
         var events: [String] = []
-        let subscriber = AnySubscriber<Int, CoreTestError>(
+        let subscriber = AnySubscriber<Int, TestError>(
             receiveSubscription: { $0.request(.max(1)); events.append("subscription") },
             receiveValue: { events.append("value \($0)"); return .max(1) },
             receiveCompletion: { events.append("completion \($0)") })
-        let subject = PassthroughSubject<Int, CoreTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
         subject.subscribe(subscriber)
         subject.send(1)
         subject.send(2)
         subject.send(completion: .failure(.boom))
-        #expect(events == ["subscription", "value 1", "value 2", "completion failure(BindingsTests.CoreTestError.boom)"])
+        #expect(events == ["subscription", "value 1", "value 2", "completion failure(BindingsTestSupport.TestError.boom)"])
         #expect(subscriber.description == "Anonymous AnySubscriber")
     }
 
     @Test func closureDefaultsRequestNothing() {
         let subscriber = AnySubscriber<Int, Never>()
-        let subscription = ProbeSubscription()
+        let subscription = TestSubscription()
         subscriber.receive(subscription: subscription)
         #expect(subscription.requests == [])
         #expect(subscriber.receive(1) == .none)
@@ -147,10 +140,10 @@ private struct CountingPublisher: Publisher {
 
     @Test func wrapsASubject() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = CoreRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
         subject.subscribe(recorder)
         let subscriber = AnySubscriber(subject)
-        let upstream = ProbeSubscription()
+        let upstream = TestSubscription()
         subscriber.receive(subscription: upstream)
         #expect(upstream.requests == [.unlimited])
         #expect(subscriber.receive(1) == .none)
@@ -169,8 +162,8 @@ private struct CountingPublisher: Publisher {
 
 @Suite struct CoreCombineIdentifierTests {
     @Test func classesAreIdentifiedByIdentity() {
-        let a = CoreRecorder<Int, Never>()
-        let b = CoreRecorder<Int, Never>()
+        let a = TestRecorder<Int, Never>(recordsSubscription: true)
+        let b = TestRecorder<Int, Never>(recordsSubscription: true)
         #expect(a.combineIdentifier == a.combineIdentifier)
         #expect(a.combineIdentifier == CombineIdentifier(a))
         #expect(a.combineIdentifier != b.combineIdentifier)
@@ -180,12 +173,12 @@ private struct CountingPublisher: Publisher {
     @Test func freshIdentifiersAreUniqueAndApartFromObjects() {
         let ids = (0..<1_000).map { _ in CombineIdentifier() }
         #expect(Set(ids).count == 1_000)
-        let object = CoreTracked()
+        let object = Canary()
         #expect(!ids.contains(CombineIdentifier(object)))
     }
 
     @Test func objectIdentifierIsTheAddress() {
-        let object = CoreTracked()
+        let object = Canary()
         let address = UInt(bitPattern: ObjectIdentifier(object))
         #expect(CombineIdentifier(object).description == "0x" + String(address, radix: 16))
     }

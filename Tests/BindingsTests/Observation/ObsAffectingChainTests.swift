@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -143,9 +144,9 @@ struct ObsAffectingChainTests {
 
     @Test func publishersOfEachLinkOfTheChain() {
         let chain = Chain()
-        let a = ObsRecorder<String>()
-        let b = ObsRecorder<String>()
-        let c = ObsRecorder<Int>()
+        let a = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
+        let b = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
+        let c = TestRecorder<Int, Never>(releasesSubscription: .onCompletion)
         chain.publisher(for: \.a).subscribe(a)
         chain.publisher(for: \.b).subscribe(b)
         chain.publisher(for: \.c).subscribe(c)

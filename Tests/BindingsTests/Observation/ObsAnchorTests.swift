@@ -1,4 +1,4 @@
-import Dispatch
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -58,14 +58,14 @@ struct ObsAnchorTests {
     @Test func anAnchoredModelReleasesItsChangeHandlersAtOnce() {
         var thermometer: AnchoredThermometer? = AnchoredThermometer()
         let id = ObjectIdentifier(thermometer!)
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         var changes: [KeyValueObservedChange<String>] = []
         let token = thermometer!.observe(\.reading, options: [.initial, .old, .new]) { [sentinel] _, change in
             withExtendedLifetime(sentinel) {}
             changes.append(change)
         }
-        let recorder = ObsRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: .onCompletion)
         thermometer!.publisher(for: \.celsius).subscribe(recorder)
         sentinel = nil
         thermometer!.celsius = 25
@@ -165,18 +165,18 @@ struct ObsAnchorTests {
     /// Anchored models made, observed, notified and released on two threads at once, each
     /// checking that its observers end the moment its model goes.
     @Test func anchorsReleasedOnSeveralThreadsAtOnce() {
-        let failures = ObsCounter()
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        let failures = Counter()
+        runConcurrently(threads: 2) { _ in
             for i in 0..<300 {
                 var model: AnchoredThermometer? = AnchoredThermometer()
-                let recorder = ObsRecorder<String>()
+                let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
                 model!.publisher(for: \.reading).subscribe(recorder)
-                let log = ObsLog<Int>()
+                let log = LockedLog<Int>()
                 let token = model!.observe(\.celsius, options: [.new]) { _, change in log.append(change.newValue!) }
                 model!.celsius = i
                 model = nil
-                if recorder.events != [.value("20°"), .value("\(i)°"), .finished] { failures.increment() }
-                if log.elements != [i] { failures.increment() }
+                if recorder.events != [.value("20°"), .value("\(i)°"), .finished] { failures.increment(ordering: .relaxed) }
+                if log.items != [i] { failures.increment(ordering: .relaxed) }
                 token.invalidate()
             }
         }

@@ -1,5 +1,5 @@
+import BindingsTestSupport
 import Dispatch
-import Synchronization
 import Testing
 @testable import Bindings
 
@@ -15,19 +15,11 @@ final class ObsRaceModel: KeyValueObservable {
     var doubled: Int { value * 2 }
 }
 
-/// What one observation received. `@unchecked Sendable`: `events` is behind `lock`.
-private final class ObsRaceRecord: @unchecked Sendable {
-    private let lock = Mutex(())
-    private var events: [Int] = []
-
-    func append(_ value: Int) { lock.withLock { _ in events.append(value) } }
-    var received: [Int] { lock.withLock { _ in events } }
-}
-
 /// What one iteration of a round made. `@unchecked Sendable`: its `var`s are written by
 /// that one `concurrentPerform` iteration, and read after all of them are done.
 private final class ObsRaceSlot: @unchecked Sendable {
-    let record = ObsRaceRecord()
+    /// What the observation received.
+    let record = LockedLog<Int>()
     var token: KeyValueObservation?
     var cancellable: AnyCancellable?
     var initialBeforeReturn = false
@@ -42,13 +34,6 @@ private final class ObsRaceSlots: Sendable {
     init(count: Int) {
         slots = (0..<count).map { _ in ObsRaceSlot() }
     }
-}
-
-/// Boxes the model so that the iterations can share it; nobody sets it while they run.
-/// `@unchecked Sendable`: the iterations only read the model (observing reads it).
-private final class ObsRaceShared: @unchecked Sendable {
-    let model: ObsRaceModel
-    init(_ model: ObsRaceModel) { self.model = model }
 }
 
 @Suite("Observation: many threads observing one model at once")
@@ -71,20 +56,22 @@ struct ObsConcurrentRegistrationTests {
         default:
             slot.cancellable = model.publisher(for: \.value).sink { record.append($0) }
         }
-        slot.initialBeforeReturn = record.received == [0]
+        slot.initialBeforeReturn = record.items == [0]
     }
 
     /// One round: `count` observations from `concurrentPerform`, then one set.
     private static func round(count: Int) -> (lateInitials: Int, missed: [Int: [Int]]) {
-        let shared = ObsRaceShared(ObsRaceModel())
+        // Shared by the iterations, which only read the model (observing reads it); nobody
+        // sets it while they run.
+        let shared = UncheckedBox(ObsRaceModel())
         let slots = ObsRaceSlots(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            observe(index, shared.model, slots)
+            observe(index, shared.value, slots)
         }
-        shared.model.value = 1
+        shared.value.value = 1
         var missed: [Int: [Int]] = [:]
-        for index in 0..<count where slots.slots[index].record.received != [0, 1] {
-            missed[index] = slots.slots[index].record.received
+        for index in 0..<count where slots.slots[index].record.items != [0, 1] {
+            missed[index] = slots.slots[index].record.items
         }
         withExtendedLifetime(slots) {}
         return (slots.slots.filter { !$0.initialBeforeReturn }.count, missed)

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -108,7 +109,7 @@ struct ObsKeyPathTests {
 
     @Test func optionalChainPublisher() {
         let tenant = ObsTenant(home: ObsAddress("Paris"))
-        let recorder = ObsRecorder<String?>()
+        let recorder = TestRecorder<String?, Never>(releasesSubscription: .onCompletion)
         tenant.publisher(for: \.home?.city).subscribe(recorder)
         tenant.home?.city = "Lyon"
         tenant.home = nil

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -32,7 +33,7 @@ struct ObsLifetimeTests {
         var person: ObsPerson? = ObsPerson()
         weak let weakPerson = person
         let c = person!.$firstName.sink { _ in }
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person!.$lastName.subscribe(recorder)
         person = nil
         #expect(weakPerson == nil)
@@ -56,7 +57,7 @@ struct ObsLifetimeTests {
     func changeHandlerIsReleasedWhenTheModelGoes(_ index: Int) {
         let keyPath = Self.keyPath(index)
         var person: ObsPerson? = ObsPerson()
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         let token = person!.observe(keyPath, options: [.new]) { [sentinel] _, _ in
             withExtendedLifetime(sentinel) {}
@@ -72,7 +73,7 @@ struct ObsLifetimeTests {
     func sinkClosureIsReleasedWhenTheModelGoes(_ index: Int) {
         let keyPath = Self.keyPath(index)
         var person: ObsPerson? = ObsPerson()
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         let c = person!.publisher(for: keyPath).sink { [sentinel] _ in withExtendedLifetime(sentinel) {} }
         sentinel = nil
@@ -85,7 +86,7 @@ struct ObsLifetimeTests {
     @Test
     func projectionSinkClosureIsReleasedWhenTheModelGoes() {
         var person: ObsPerson? = ObsPerson()
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         let c = person!.$firstName.sink { [sentinel] _ in withExtendedLifetime(sentinel) {} }
         sentinel = nil
@@ -100,7 +101,7 @@ struct ObsLifetimeTests {
         // subscriber itself keeps is its own business: see the sink tests above).
         let keyPath = Self.keyPath(index)
         var person: ObsPerson? = ObsPerson()
-        var recorder: ObsRecorder<String>? = ObsRecorder<String>()
+        var recorder: TestRecorder<String, Never>? = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         weak let weakRecorder = recorder
         person!.publisher(for: keyPath).subscribe(recorder!)
         recorder = nil
@@ -113,7 +114,7 @@ struct ObsLifetimeTests {
     func publisherFinishesWhenTheModelGoes(_ index: Int) {
         let keyPath = Self.keyPath(index)
         var person: ObsPerson? = ObsPerson()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person!.publisher(for: keyPath, options: [.new]).subscribe(recorder)
         person = nil
         #expect(recorder.events == [.finished])
@@ -145,9 +146,9 @@ struct ObsLifetimeTests {
     @Test func chainEndsWhenTheRootGoesEvenIfTheIntermediateLives() {
         var person: ObsPerson? = ObsPerson()
         let address = person!.address      // kept alive here
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person!.publisher(for: \.address.city, options: [.new]).subscribe(recorder)
         let token = person!.observe(\.address.city, options: [.new]) { [sentinel] _, _ in
             withExtendedLifetime(sentinel) {}
@@ -165,10 +166,10 @@ struct ObsLifetimeTests {
     @Test func modelReleasedInsideItsOwnCallback() {
         var person: ObsPerson? = ObsPerson()
         weak let weakPerson = person
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         var seen: [String] = []
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person!.publisher(for: \.fullName, options: [.new]).subscribe(recorder)
         let token = person!.observe(\.firstName, options: [.new]) { [sentinel] _, change in
             withExtendedLifetime(sentinel) {}
@@ -186,7 +187,7 @@ struct ObsLifetimeTests {
 
     @Test func invalidatedTokenReleasesItsHandler() {
         let person = ObsPerson()
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         let token = person.observe(\.fullName, options: [.new]) { [sentinel] _, _ in
             withExtendedLifetime(sentinel) {}
@@ -211,9 +212,9 @@ struct ObsLifetimeTests {
     @Test func observableValueSubscriptionsFinishWhenItIsReleased() {
         var value: ObservableValue<Int>? = ObservableValue(1)
         weak let weakValue = value
-        var recorder: ObsRecorder<Int>? = ObsRecorder<Int>()
+        var recorder: TestRecorder<Int, Never>? = TestRecorder<Int, Never>(releasesSubscription: .onCompletion)
         weak let weakRecorder = recorder
-        let kept = ObsRecorder<Int>()
+        let kept = TestRecorder<Int, Never>(releasesSubscription: .onCompletion)
         value!.subscribe(recorder!)
         value!.subscribe(kept)
         recorder = nil
@@ -227,7 +228,7 @@ struct ObsLifetimeTests {
     @Test func observableValueReleasedInsideItsOwnCallback() {
         var value: ObservableValue<Int>? = ObservableValue(1)
         weak let weakValue = value
-        let recorder = ObsRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: .onCompletion)
         value!.subscribe(recorder)
         var token: AnyCancellable?
         token = value!.sink { v in if v == 2 { value = nil } }
@@ -251,7 +252,7 @@ struct ObsLifetimeDuringDeliveryTests {
         let holder = ObsHolder(ObsPerson())
         weak let weakPerson = holder.person
         let address = holder.person!.address
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         holder.person!.publisher(for: \.address.city, options: [.new]).subscribe(recorder)
         var seen: [String] = []
         let token = holder.person!.observe(\.address.city, options: [.new]) { _, change in
@@ -269,7 +270,7 @@ struct ObsLifetimeDuringDeliveryTests {
 
     @Test func projectionSinkClosureIsReleasedAtCancelWhileTheCancellableIsHeld() {
         let person = ObsPerson()
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         var names: [String] = []
         let c = person.$firstName.sink { [sentinel] in withExtendedLifetime(sentinel) {}; names.append($0) }
@@ -284,7 +285,7 @@ struct ObsLifetimeDuringDeliveryTests {
 
     @Test func changeHandlerIsReleasedAtInvalidateWhileTheTokenIsHeld() {
         let person = ObsPerson()
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
         var changes: [String?] = []
         let token = person.observe(\.lastName, options: [.new]) { [sentinel] _, change in

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -75,7 +76,7 @@ struct ObsManualTests {
 
     @Test func handNotifiedStoragePublisherWithPrior() {
         let thermometer = Thermometer()
-        let recorder = ObsRecorder<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: .onCompletion)
         thermometer.publisher(for: \.celsius, options: [.initial, .prior, .new]).subscribe(recorder)
         thermometer.celsius = 25
         #expect(recorder.events == [.value(20), .value(20), .value(25)])
@@ -139,7 +140,7 @@ struct ObsManualTests {
 
     @Test func publisherOfAnAffectedKeyPath() {
         let thermometer = Thermometer()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         thermometer.publisher(for: \.reading).subscribe(recorder)
         thermometer.celsius = 25
         thermometer.celsius = 26

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -11,21 +12,21 @@ struct ObsModelGoneDuringDeliveryTests {
     @Test func everyObserverFinishesAndIsReleased() {
         var person: ObsPerson? = ObsPerson()
         let publisher = person!.$count
-        let events = ObsLog<String>()
+        let events = LockedLog<String>()
         var inner: AnyCancellable?
-        weak var innerSentinel: ObsSentinel?
-        weak var outerSentinel: ObsSentinel?
+        weak var innerSentinel: Canary?
+        weak var outerSentinel: Canary?
         let earlier = publisher.sink(
             receiveCompletion: { _ in events.append("earlier finished") }, receiveValue: { events.append("earlier \($0)") })
         // Made in a function, so that no local of the test keeps the sentinel alive.
         func subscribeOuter() -> AnyCancellable {
-            let outerCapture = ObsSentinel()
+            let outerCapture = Canary()
             outerSentinel = outerCapture
             return publisher.sink(
                 receiveCompletion: { _ in events.append("outer finished") },
                 receiveValue: { value in
                     withExtendedLifetime(outerCapture) { events.append("outer \(value)") }
-                    let innerCapture = ObsSentinel()
+                    let innerCapture = Canary()
                     innerSentinel = innerCapture
                     inner = publisher.sink(
                         receiveCompletion: { _ in events.append("inner finished") },
@@ -33,15 +34,15 @@ struct ObsModelGoneDuringDeliveryTests {
                     person = nil   // the last reference: the model goes inside its own delivery
                 })
         }
-        weak var fastSentinel: ObsSentinel?
+        weak var fastSentinel: Canary?
         func subscribeFast() -> AnyCancellable {
-            let capture = ObsSentinel()
+            let capture = Canary()
             fastSentinel = capture
             return publisher.sink { value in withExtendedLifetime(capture) { events.append("fast \(value)") } }
         }
         let fast = subscribeFast()   // `sink(receiveValue:)`: the fast path, no completion
         let outer = subscribeOuter()
-        #expect(events.elements == [
+        #expect(events.items == [
             "earlier 0", "fast 0", "outer 0", "inner 0", "earlier finished", "outer finished", "inner finished",
         ])
         #expect(fastSentinel == nil, "the fast sink's closure is released")

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -42,49 +43,16 @@ private final class ObsHandles: @unchecked Sendable {
     }
 }
 
-/// Weak references to the objects the removed observers captured.
-private final class ObsWeakSentinels: @unchecked Sendable {
-    // `@unchecked Sendable`: filled before the other thread starts, read after it ends.
-    var references: [() -> ObsSentinel?] = []
-    var alive: Int { references.filter { $0() != nil }.count }
-}
-
-/// A model handed to another thread by a callback that waits for it. `@unchecked
-/// Sendable`: one thread at a time uses the model (the callback's thread waits).
-private final class ObsHandOff: @unchecked Sendable {
-    let person: ObsPerson
-    init(_ person: ObsPerson) { self.person = person }
-}
-
-/// A model handed to another thread that drops it. `@unchecked Sendable`: one thread at
-/// a time uses it (the callback's thread waits).
-private final class ObsModelBox: @unchecked Sendable {
-    var person: ObsPerson?
-    init(_ person: ObsPerson) { self.person = person }
-}
-
-/// Runs `body` on a new thread and waits for it: a callback handing the model over. A
-/// thread of its own, since one from a pool could wait for the blocked test threads.
-private func onAnotherThreadAndWait(_ body: @escaping @Sendable () -> Void) {
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        body()
-        done.signal()
-    }.start()
-    done.wait()
-}
-
 @Suite("Observation: another thread during a delivery")
 struct ObsOtherThreadDuringDeliveryTests {
     /// Makes `count` observers of `person.count` of the kind `removal` ends, each
-    /// capturing a sentinel and recording into `log`.
+    /// capturing a sentinel counted by `sentinels` and recording into `log`.
     private func observe(
-        _ person: ObsPerson, count: Int, for removal: ObsRemoval, into log: ObsLog<Int>,
-        handles: ObsHandles, sentinels: ObsWeakSentinels
+        _ person: ObsPerson, count: Int, for removal: ObsRemoval, into log: LockedLog<Int>,
+        handles: ObsHandles, sentinels: LiveCounter
     ) {
         for _ in 0..<count {
-            let sentinel = ObsSentinel()
-            sentinels.references.append { [weak sentinel] in sentinel }
+            let sentinel = Canary(sentinels)
             switch removal {
             case .cancel, .release:
                 handles.cancellables.append(person.$count.sink { value in
@@ -103,7 +71,7 @@ struct ObsOtherThreadDuringDeliveryTests {
         let person = ObsPerson()
         let entered = DispatchSemaphore(value: 0)
         let removed = DispatchSemaphore(value: 0)
-        let first = ObsLog<Int>()
+        let first = LockedLog<Int>()
         // The first observer holds the delivery of 1 open until the removals are made.
         let holder = person.$count.sink { value in
             first.append(value)
@@ -112,9 +80,9 @@ struct ObsOtherThreadDuringDeliveryTests {
                 removed.wait()
             }
         }
-        let others = ObsLog<Int>()
+        let others = LockedLog<Int>()
         let handles = ObsHandles()
-        let sentinels = ObsWeakSentinels()
+        let sentinels = LiveCounter()   // the objects the removed observers captured
         observe(person, count: 20, for: removal, into: others, handles: handles, sentinels: sentinels)
         #expect(person.countStorage.observerCount == 21)
 
@@ -127,11 +95,11 @@ struct ObsOtherThreadDuringDeliveryTests {
         person.count = 1
         // The delivery has ended: the removals are applied, and what they captured is gone.
         #expect(person.countStorage.observerCount == 1)
-        #expect(sentinels.alive == 0)
+        #expect(sentinels.live == 0)
         person.count = 2
 
-        #expect(first.elements == [0, 1, 2])
-        #expect(others.elements == Array(repeating: 0, count: 20), "the initial values only: nothing after the removal")
+        #expect(first.items == [0, 1, 2])
+        #expect(others.items == Array(repeating: 0, count: 20), "the initial values only: nothing after the removal")
         withExtendedLifetime(holder) {}
     }
 
@@ -141,7 +109,7 @@ struct ObsOtherThreadDuringDeliveryTests {
         let person = ObsPerson()
         let removerDone = DispatchSemaphore(value: 0)
         let handles = ObsHandles()
-        let values = ObsLog<Int>()
+        let values = LockedLog<Int>()
         let holder = person.$count.sink { value in
             values.append(value)
             guard value == 1 else { return }
@@ -154,7 +122,7 @@ struct ObsOtherThreadDuringDeliveryTests {
         handles.cancellables.append(person.$count.sink { values.append(-$0) })
         person.count = 1
         person.count = 2
-        #expect(values.elements == [0, -0, 1, 2])
+        #expect(values.items == [0, -0, 1, 2])
         #expect(person.countStorage.observerCount == 1)
         withExtendedLifetime(holder) {}
     }
@@ -163,21 +131,21 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// is delivered by the delivering thread, after the current value, to everyone.
     @Test func aSetOnAThreadThatACallbackWaitsForIsDeliveredAfterTheCurrentValue() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let first = ObsLog<Int>()
-        let second = ObsLog<Int>()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let first = LockedLog<Int>()
+        let second = LockedLog<Int>()
         let a = person.$count.sink { value in
             first.append(value)
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                handOff.person.count = 2
+            runOnAnotherThread {
+                handOff.value.count = 2
             }
             first.append(-1)   // back in the callback: 2 is not delivered yet
         }
         let b = person.$count.sink { second.append($0) }
         person.count = 1
-        #expect(first.elements == [0, 1, -1, 2])
-        #expect(second.elements == [0, 1, 2])
+        #expect(first.items == [0, 1, -1, 2])
+        #expect(second.items == [0, 1, 2])
         #expect(person.count == 2)
         withExtendedLifetime((a, b)) {}
     }
@@ -186,20 +154,20 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// subscription returns, as KVO's `.initial` does, and it receives every later value.
     @Test func aSubscriptionOnAThreadThatACallbackWaitsForStartsAfterTheCurrentValue() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let late = ObsLog<Int>()
-        let bag = ObsCancellableBag()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let late = LockedLog<Int>()
+        let bag = LockedLog<AnyCancellable>()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                bag.insert(handOff.person.$count.sink { late.append($0) })
-                #expect(late.elements == [1], "the initial value arrives before sink returns")
+            runOnAnotherThread {
+                bag.append(handOff.value.$count.sink { late.append($0) })
+                #expect(late.items == [1], "the initial value arrives before sink returns")
             }
         }
         person.count = 1
-        #expect(late.elements == [1])
+        #expect(late.items == [1])
         person.count = 2
-        #expect(late.elements == [1, 2])
+        #expect(late.items == [1, 2])
         #expect(person.countStorage.observerCount == 2)
         withExtendedLifetime(a) {}
     }
@@ -210,22 +178,22 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// A set on the other thread, then one by the callback itself.
     @Test func aHandOffSetThenAReentrantSetArriveInOrder() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let first = ObsLog<Int>()
-        let second = ObsLog<Int>()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let first = LockedLog<Int>()
+        let second = LockedLog<Int>()
         let a = person.$count.sink { value in
             first.append(value)
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                handOff.person.count = 2
+            runOnAnotherThread {
+                handOff.value.count = 2
             }
             person.count = 3
         }
         let b = person.$count.sink { second.append($0) }
         person.count = 1
         #expect(person.count == 3)
-        #expect(first.elements == [0, 1, 2, 3])
-        #expect(second.elements == [0, 1, 2, 3])
+        #expect(first.items == [0, 1, 2, 3])
+        #expect(second.items == [0, 1, 2, 3])
         withExtendedLifetime((a, b)) {}
     }
 
@@ -233,18 +201,18 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// gets its initial value, then the set.
     @Test func aHandOffSubscriptionThenAReentrantSetArriveInOrder() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let late = ObsLog<Int>()
-        let bag = ObsCancellableBag()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let late = LockedLog<Int>()
+        let bag = LockedLog<AnyCancellable>()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                bag.insert(handOff.person.$count.sink { late.append($0) })
+            runOnAnotherThread {
+                bag.append(handOff.value.$count.sink { late.append($0) })
             }
             person.count = 2
         }
         person.count = 1
-        #expect(late.elements == [1, 2])
+        #expect(late.items == [1, 2])
         withExtendedLifetime(a) {}
     }
 
@@ -252,24 +220,24 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// starts from the value set there, and gets nothing it was not subscribed for.
     @Test func aHandOffSetThenAReentrantSubscriptionStartsFromIt() {
         let person = ObsPerson()
-        let handOff = ObsHandOff(person)
-        let late = ObsLog<Int>()
-        let lateWithoutInitial = ObsLog<Int>()
-        let bag = ObsCancellableBag()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let late = LockedLog<Int>()
+        let lateWithoutInitial = LockedLog<Int>()
+        let bag = LockedLog<AnyCancellable>()
         let a = person.$count.sink { value in
             guard value == 1 else { return }
-            onAnotherThreadAndWait {
-                handOff.person.count = 2
+            runOnAnotherThread {
+                handOff.value.count = 2
             }
-            bag.insert(person.$count.sink { late.append($0) })
-            bag.insert(person.$count.dropFirst().sink { lateWithoutInitial.append($0) })
+            bag.append(person.$count.sink { late.append($0) })
+            bag.append(person.$count.dropFirst().sink { lateWithoutInitial.append($0) })
         }
         person.count = 1
-        #expect(late.elements == [2])
-        #expect(lateWithoutInitial.elements == [], "2 was set before it subscribed")
+        #expect(late.items == [2])
+        #expect(lateWithoutInitial.items == [], "2 was set before it subscribed")
         person.count = 3
-        #expect(late.elements == [2, 3])
-        #expect(lateWithoutInitial.elements == [3])
+        #expect(late.items == [2, 3])
+        #expect(lateWithoutInitial.items == [3])
         withExtendedLifetime(a) {}
     }
 
@@ -279,13 +247,13 @@ struct ObsOtherThreadDuringDeliveryTests {
         final class Listener: Sendable {}
         let person = ObsPerson()
         let listener = Listener()
-        let handOff = ObsHandOff(person)
-        let heard = ObsLog<Int>()
-        let unbound = ObsLog<String>()
+        let handOff = UncheckedBox(person)   // one thread at a time: the callback waits
+        let heard = LockedLog<Int>()
+        let unbound = LockedLog<String>()
         let holder = person.$count.sink { value in
             guard value == 2 else { return }
-            onAnotherThreadAndWait {
-                handOff.person.$count.unbind(listener)
+            runOnAnotherThread {
+                handOff.value.$count.unbind(listener)
                 unbound.append("unbound")
             }
         }
@@ -293,9 +261,9 @@ struct ObsOtherThreadDuringDeliveryTests {
         person.count = 1
         person.count = 2
         person.count = 3
-        #expect(unbound.elements == ["unbound"])
+        #expect(unbound.items == ["unbound"])
         // The holder comes first: the listener was already unbound when 2 reached it.
-        #expect(heard.elements == [1])
+        #expect(heard.items == [1])
         #expect(person.countStorage.observerCount == 1)
         withExtendedLifetime((holder, listener)) {}
     }
@@ -306,24 +274,28 @@ struct ObsOtherThreadDuringDeliveryTests {
     /// they captured is gone then. (A new subscriber's initial value is delivered without
     /// holding the model, so its callback can be where the model goes.)
     @Test func releasingTheModelOnAThreadThatACallbackWaitsForEndsEverything() {
-        let box = ObsModelBox(ObsPerson())   // the only strong reference to the model
-        weak let weakPerson = box.person
-        let publisher = box.person!.$count
-        let events = ObsLog<String>()
-        weak var capturedBySink: ObsSentinel?
-        weak var capturedByHolder: ObsSentinel?
+        // The only strong reference to the model; one thread at a time uses it (the
+        // callback's thread waits).
+        let box = Locked<ObsPerson?>(ObsPerson())
+        weak let weakPerson = box.value
+        let publisher = box.value!.$count
+        let events = LockedLog<String>()
+        weak var capturedBySink: Canary?
+        weak var capturedByHolder: Canary?
         func subscribeSink() -> AnyCancellable {
-            let sentinel = ObsSentinel()
+            let sentinel = Canary()
             capturedBySink = sentinel
             return publisher.sink { value in withExtendedLifetime(sentinel) { events.append("sink \(value)") } }
         }
         func subscribeHolder() -> AnyCancellable {
-            let sentinel = ObsSentinel()
+            let sentinel = Canary()
             capturedByHolder = sentinel
             return publisher.sink { value in
                 withExtendedLifetime(sentinel) {
-                    onAnotherThreadAndWait {
-                        box.person = nil   // the model deinitialises on that thread
+                    runOnAnotherThread {
+                        // Taken out under the lock, dropped after it: the model
+                        // deinitialises on that thread, outside the lock.
+                        _ = box.withLock { $0.take() }
                         events.append("released")
                     }
                     events.append("back \(value)")
@@ -335,7 +307,7 @@ struct ObsOtherThreadDuringDeliveryTests {
             receiveCompletion: { _ in events.append("finished") }, receiveValue: { events.append("completing \($0)") })
         let holder = subscribeHolder()   // its initial value, 0, is delivered in this call
         #expect(weakPerson == nil)
-        #expect(events.elements == ["sink 0", "completing 0", "released", "back 0", "finished"])
+        #expect(events.items == ["sink 0", "completing 0", "released", "back 0", "finished"])
         #expect(capturedBySink == nil, "released once the delivery ended, while its AnyCancellable is kept")
         #expect(capturedByHolder == nil, "the running callback's closure too, after it returned")
         withExtendedLifetime((sink, completing, holder)) {}

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -10,7 +11,7 @@ struct ObsPublisherTests {
         #expect(publisher.options == [.initial, .new])
         #expect(publisher.keyPath == \ObsPerson.firstName)
         #expect(publisher.object === person)
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         publisher.subscribe(recorder)
         #expect(recorder.events == [.value("Ada")])
         person.firstName = "Grace"
@@ -23,7 +24,7 @@ struct ObsPublisherTests {
 
     @Test func publisherWithoutInitialStartsAtTheNextChange() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person.publisher(for: \.firstName, options: [.new]).subscribe(recorder)
         #expect(recorder.events == [])
         person.firstName = "Grace"
@@ -33,7 +34,7 @@ struct ObsPublisherTests {
 
     @Test func publisherWithPriorEmitsTheOldValueBeforeEachChange() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person.publisher(for: \.firstName, options: [.initial, .prior, .new]).subscribe(recorder)
         person.firstName = "Grace"
         person.firstName = "Mary"
@@ -43,7 +44,7 @@ struct ObsPublisherTests {
 
     @Test func computedPublisherWithPrior() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person.publisher(for: \.fullName, options: [.prior, .new]).subscribe(recorder)
         person.lastName = "Byron"
         person.firstName = "Lady"
@@ -55,7 +56,7 @@ struct ObsPublisherTests {
 
     @Test func publisherForChainResubscribes() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person.publisher(for: \.address.city).subscribe(recorder)
         person.address.city = "Paris"
         person.address = ObsAddress()
@@ -65,7 +66,7 @@ struct ObsPublisherTests {
 
     @Test func publisherHonoursDemandAndDropsWhatArrivesWithout() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>(initialDemand: .max(1))
+        let recorder = TestRecorder<String, Never>(initialDemand: .max(1), releasesSubscription: .onCompletion)
         person.publisher(for: \.firstName).subscribe(recorder)
         person.firstName = "Grace"         // no demand: dropped, as Combine's KVO publisher
         #expect(recorder.events == [.value("Ada")])
@@ -82,7 +83,7 @@ struct ObsPublisherTests {
 
     @Test func subscriptionWithNoDemandDeliversNothing() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>(initialDemand: .none)
+        let recorder = TestRecorder<String, Never>(initialDemand: .none, releasesSubscription: .onCompletion)
         person.publisher(for: \.firstName).subscribe(recorder)
         person.firstName = "Grace"
         #expect(recorder.events == [])
@@ -93,7 +94,7 @@ struct ObsPublisherTests {
 
     @Test func projectionPublishesCurrentThenEveryNewValue() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person.$firstName.subscribe(recorder)
         var viaSink: [String] = []
         let c = person.$firstName.sink { viaSink.append($0) }
@@ -142,7 +143,7 @@ struct ObsPublisherTests {
         let publisher = person!.publisher(for: \.firstName)
         person = nil
         #expect(publisher.object == nil)
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         publisher.subscribe(recorder)
         #expect(recorder.events == [.finished])
     }
@@ -161,7 +162,7 @@ struct ObsObservableValueTests {
 
     @Test func publishesCurrentThenEveryUpdate() {
         let title = ObservableValue("Title")
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         title.subscribe(recorder)
         var viaSink: [String] = []
         let c = title.sink { viaSink.append($0) }
@@ -177,7 +178,7 @@ struct ObsObservableValueTests {
 
     @Test func optionalValueDeliversNil() {
         let value = ObservableValue<Int?>(nil)
-        let recorder = ObsRecorder<Int?>()
+        let recorder = TestRecorder<Int?, Never>(releasesSubscription: .onCompletion)
         value.subscribe(recorder)
         value.update(1)
         value.update(nil)
@@ -187,23 +188,23 @@ struct ObsObservableValueTests {
 
     @Test func updateFromInsideACallbackIsDeliveredInOrder() {
         let value = ObservableValue(0)
-        let first = ObsLog<Int>()
-        let second = ObsLog<Int>()
+        let first = LockedLog<Int>()
+        let second = LockedLog<Int>()
         let c1 = value.sink { v in
             first.append(v)
             if v == 1 { value.update(2) }
         }
         let c2 = value.sink { second.append($0) }
         value.update(1)
-        #expect(first.elements == [0, 1, 2])
-        #expect(second.elements == [0, 1, 2])
+        #expect(first.items == [0, 1, 2])
+        #expect(second.items == [0, 1, 2])
         withExtendedLifetime((c1, c2)) {}
     }
 
     @Test func updatesFromFourThreadsAtOnce() {
         let value = ObservableValue(0)
         let perThread = 2_000
-        let logs = (0..<3).map { _ in ObsLog<Int>() }
+        let logs = (0..<3).map { _ in LockedLog<Int>() }
         let cancellables = logs.map { log in value.sink { log.append($0) } }
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for i in 1...perThread { value.update(thread * perThread + i) }
@@ -212,30 +213,30 @@ struct ObsObservableValueTests {
         for log in logs {
             #expect(log.count == 1 + 4 * perThread)
             #expect(log.last == final)
-            #expect(log.elements.first == 0)
+            #expect(log.items.first == 0)
             // Each thread's values arrive in the order that thread stored them.
             for thread in 0..<4 {
-                let mine = log.elements.filter { $0 > thread * perThread && $0 <= (thread + 1) * perThread }
+                let mine = log.items.filter { $0 > thread * perThread && $0 <= (thread + 1) * perThread }
                 #expect(mine == Array(thread * perThread + 1...(thread + 1) * perThread))
             }
         }
         // Every subscriber saw the same order.
-        #expect(logs[0].elements == logs[1].elements)
-        #expect(logs[1].elements == logs[2].elements)
+        #expect(logs[0].items == logs[1].items)
+        #expect(logs[1].items == logs[2].items)
         withExtendedLifetime(cancellables) {}
     }
 
     @Test func subscribingWhileOtherThreadsUpdateNeverEndsStale() {
         let value = ObservableValue(0)
-        let logs = (0..<8).map { _ in ObsLog<Int>() }
-        let holder = ObsCancellableBag()
+        let logs = (0..<8).map { _ in LockedLog<Int>() }
+        let holder = LockedLog<AnyCancellable>()
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             if thread < 2 {
                 for i in 1...1_000 { value.update(thread * 1_000 + i) }
             } else {
                 for index in (thread - 2) * 4..<(thread - 1) * 4 {
                     let log = logs[index]
-                    holder.insert(value.sink { log.append($0) })
+                    holder.append(value.sink { log.append($0) })
                 }
             }
         }

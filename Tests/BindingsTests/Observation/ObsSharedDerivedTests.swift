@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -37,7 +38,7 @@ struct ObsSharedDerivedTests {
     @Test func lastObserverLeavingDetachesAndANewOneReattaches() {
         let person = ObsPerson()
         // A cancelled subscription still held keeps the shared observation (dormant) alive.
-        let cancelled = ObsRecorder<String>()
+        let cancelled = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person.publisher(for: \.fullName).subscribe(cancelled)
         cancelled.cancel()
         #expect(person.firstNameStorage.observerCount == 0, "dormant: no links")
@@ -53,7 +54,7 @@ struct ObsSharedDerivedTests {
 
     @Test func subscriptionWaitingForDemandSurvivesTheOthersLeaving() {
         let person = ObsPerson()
-        let waiting = ObsRecorder<String>(initialDemand: .none)
+        let waiting = TestRecorder<String, Never>(initialDemand: .none, releasesSubscription: .onCompletion)
         person.publisher(for: \.fullName).subscribe(waiting)
         let token = person.observe(\.fullName, options: [.new]) { _, _ in }
         token.invalidate()                 // the only registered observer leaves
@@ -71,9 +72,9 @@ struct ObsSharedDerivedTests {
     /// requesting or cancelling ends with the model.
     @Test func subscriptionDroppedWithoutDemandOrCancelEndsWithTheModel() {
         var person: ObsPerson? = ObsPerson()
-        var sentinel: ObsSentinel? = ObsSentinel()
+        var sentinel: Canary? = Canary()
         weak let weakSentinel = sentinel
-        let finished = ObsLog<String>()
+        let finished = LockedLog<String>()
         // A subscriber that drops its subscription without requesting or cancelling.
         person!.publisher(for: \.fullName).subscribe(AnySubscriber<String, Never>(
             receiveSubscription: { [sentinel] _ in withExtendedLifetime(sentinel) {} },
@@ -84,7 +85,7 @@ struct ObsSharedDerivedTests {
         #expect(person!.firstNameStorage.observerCount == 1)
         person!.firstName = "Grace"        // no demand: dropped
         person = nil
-        #expect(finished.elements == ["finished"])
+        #expect(finished.items == ["finished"])
         #expect(weakSentinel == nil, "released with the model")
     }
 
@@ -111,7 +112,7 @@ struct ObsSharedDerivedTests {
 
     @Test func observerWithPriorFirstThenWithout() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person.publisher(for: \.fullName, options: [.prior, .new]).subscribe(recorder)
         var plain: [String] = []
         let token = person.observe(\.fullName, options: [.new]) { _, change in plain.append(change.newValue!) }
@@ -173,7 +174,7 @@ struct ObsSharedDerivedTests {
 
     @Test func observationEndsWhenTheRootGoesAndANewObjectStartsFresh() {
         var person: ObsPerson? = ObsPerson()
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person!.publisher(for: \.fullName, options: [.new]).subscribe(recorder)
         person = nil
         #expect(recorder.events == [.finished])

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -8,18 +9,11 @@ import Testing
 // nothing from the model. With `.initial`, the first demand gets the current value: the
 // one read when subscribing, or a newer one set before that demand.
 
-/// Shares a recorder and a model between the test thread and a requesting thread.
-/// `@unchecked Sendable`: the model is only set on the test thread; the recorder locks.
-private final class ObsRequestRace: @unchecked Sendable {
-    let person = ObsPerson()
-    let recorder = ObsRecorder<Int>(initialDemand: .none)
-}
-
 @Suite("Observation: a subscription's first demand")
 struct ObsSubscriptionDemandTests {
     @Test func theFirstDemandGetsTheValueSetSinceSubscribing() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<Int>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: .onCompletion)
         person.$count.subscribe(recorder)
         person.count = 1                    // no demand yet: not delivered...
         person.count = 2
@@ -35,7 +29,7 @@ struct ObsSubscriptionDemandTests {
 
     @Test func withoutInitialNothingIsOwed() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<Int>(initialDemand: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: .onCompletion)
         person.publisher(for: \.count, options: [.new]).subscribe(recorder)
         person.count = 1
         recorder.request(.unlimited)
@@ -46,7 +40,7 @@ struct ObsSubscriptionDemandTests {
 
     @Test func aDerivedKeyPathOwesItsCurrentValueToo() {
         let person = ObsPerson()
-        let recorder = ObsRecorder<String>(initialDemand: .none)
+        let recorder = TestRecorder<String, Never>(initialDemand: .none, releasesSubscription: .onCompletion)
         person.publisher(for: \.fullName).subscribe(recorder)
         person.lastName = "Byron"
         recorder.request(.unlimited)
@@ -60,23 +54,22 @@ struct ObsSubscriptionDemandTests {
     /// the values arrive in order, ending with the last one.
     @Test func aFirstRequestFromAnotherThreadWhileTheModelIsSet() {
         for _ in 0..<50 {
-            let race = ObsRequestRace()
-            race.person.$count.subscribe(race.recorder)
+            // The model stays on the test thread; only the recorder (which locks) is shared.
+            let person = ObsPerson()
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: .onCompletion)
+            person.$count.subscribe(recorder)
             let requested = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
-                race.recorder.request(.unlimited)
+                recorder.request(.unlimited)
                 requested.signal()
             }
-            for value in 1...200 { race.person.count = value }
+            for value in 1...200 { person.count = value }
             requested.wait()
-            race.person.count = 201
-            let values = race.recorder.events.compactMap { event -> Int? in
-                if case .value(let value) = event { return value }
-                return nil
-            }
+            person.count = 201
+            let values = recorder.values
             #expect(values.last == 201)
             #expect(values == values.sorted() && Set(values).count == values.count, "in order, once each: \(values)")
-            race.recorder.cancel()
+            recorder.cancel()
         }
     }
 }

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Synchronization
 import Testing
@@ -34,16 +35,16 @@ struct ObsThreadTests {
     @Test func invalidateAndCancelFromFourThreadsWhileTheModelThreadSetsAndObserves() {
         let model = ConfinedModel()
         let person = model.person
-        let delivered = ObsCounter()
+        let delivered = Counter()
         var tokens: [KeyValueObservation] = []
         var cancellables: [AnyCancellable] = []
         for i in 0..<4 * Self.observersPerThread {
             let keyPath: KeyPath<ObsPerson, String> = i % 2 == 0 ? \.firstName : \.fullName
             tokens.append(person.observe(keyPath, options: [.old, .new, .prior]) { _, _ in
-                delivered.increment()
+                delivered.increment(ordering: .relaxed)
             })
             cancellables.append(person.publisher(for: i % 3 == 0 ? \.address.city : \.firstName).sink { _ in
-                delivered.increment()
+                delivered.increment(ordering: .relaxed)
             })
         }
         let handles = Handles(tokens: tokens, cancellables: cancellables)
@@ -89,12 +90,12 @@ struct ObsThreadTests {
     @Test func releaseObserversFromFourThreads() {
         let model = ConfinedModel()
         let person = model.person
-        let bags = (0..<4).map { _ in ObsCancellableBag() }
-        let tokenLists = (0..<4).map { _ in ObsLog<KeyValueObservation>() }
+        let bags = (0..<4).map { _ in LockedLog<AnyCancellable>() }
+        let tokenLists = (0..<4).map { _ in LockedLog<KeyValueObservation>() }
         for thread in 0..<4 {
             for i in 0..<Self.observersPerThread {
                 tokenLists[thread].append(person.observe(i % 2 == 0 ? \.firstName : \.fullName) { _, _ in })
-                bags[thread].insert(person.$firstName.sink { _ in })
+                bags[thread].append(person.$firstName.sink { _ in })
             }
         }
         DispatchQueue.concurrentPerform(iterations: 5) { index in
@@ -104,7 +105,7 @@ struct ObsThreadTests {
             } else {
                 // Dropping the last reference deinits (and so invalidates) on this thread.
                 _ = tokenLists[index - 1].takeAll()
-                _ = bags[index - 1].removeAll()
+                _ = bags[index - 1].takeAll()
             }
         }
         #expect(person.firstNameStorage.observerCount == 0)
@@ -113,14 +114,14 @@ struct ObsThreadTests {
 
     @Test func invalidateOneTokenFromManyThreadsAtOnce() {
         let person = ObsPerson()
-        let calls = ObsLog<String>()
+        let calls = LockedLog<String>()
         let token = person.observe(\.firstName, options: [.new]) { _, change in calls.append(change.newValue!) }
         person.firstName = "B"
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<100 { token.invalidate() }
         }
         person.firstName = "C"
-        #expect(calls.elements == ["B"])
+        #expect(calls.items == ["B"])
         #expect(person.firstNameStorage.observerCount == 0)
     }
 
@@ -136,16 +137,16 @@ struct ObsThreadTests {
     @Test func cancelWhileAnotherThreadDeliversToTheSameSubscriptions() {
         // The model is an ObservableValue, which any thread may update.
         let value = ObservableValue(0)
-        let bag = ObsCancellableBag()
-        let counts = (0..<40).map { _ in ObsCounter() }
-        let cancelled = (0..<40).map { _ in ObsCounter() }
-        let late = ObsCounter()
+        let bag = LockedLog<AnyCancellable>()
+        let counts = (0..<40).map { _ in Counter() }
+        let cancelled = (0..<40).map { _ in Counter() }
+        let late = Counter()
         var cancellables: [AnyCancellable] = []
         for i in 0..<40 {
             cancellables.append(value.sink { _ in
-                counts[i].increment()
+                counts[i].increment(ordering: .relaxed)
                 // A value may be in flight while cancel() runs, but none starts after it returned.
-                if cancelled[i].value == 1 { late.increment() }
+                if cancelled[i].value == 1 { late.increment(ordering: .relaxed) }
             })
         }
         let handles = Handles(tokens: [], cancellables: cancellables)
@@ -169,7 +170,7 @@ struct ObsThreadTests {
     @Test func modelsOnDifferentThreadsAtOnce() {
         // Each thread owns its own model and observes it; the library's shared state
         // (dependency tracking, registries) must not mix them up.
-        let results = ObsLog<Bool>()
+        let results = LockedLog<Bool>()
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             let person = ObsPerson()
             var names: [String] = []
@@ -184,6 +185,6 @@ struct ObsThreadTests {
                 && cities.count == 50 && cities.last == "c\(thread)-490")
             withExtendedLifetime((t1, t2)) {}
         }
-        #expect(results.elements == [true, true, true, true])
+        #expect(results.items == [true, true, true, true])
     }
 }

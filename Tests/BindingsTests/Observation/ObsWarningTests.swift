@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -83,7 +84,7 @@ struct ObsWarningTests {
         }
         model.plain = 2                    // invisible, as the warning says
         #expect(values == ["plain 1", "plain 1"])
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         model.publisher(for: \.constant).subscribe(recorder)
         #expect(recorder.events == [.value("fixed")])
         recorder.cancel()
@@ -93,7 +94,7 @@ struct ObsWarningTests {
     @Test func anAnchoredModelEndsItsObservationsAtOnce() {
         var model: ObsAnchoredModel? = ObsAnchoredModel()
         weak let weakModel = model
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         model!.publisher(for: \.plainDescription).subscribe(recorder)
         model = nil
         #expect(weakModel == nil)
@@ -103,7 +104,7 @@ struct ObsWarningTests {
     @Test func aModelWithoutAnchorEndsItsObservationsAtThePurge() {
         var model: ObsUntrackedModel? = ObsUntrackedModel()
         weak let weakModel = model
-        let recorder = ObsRecorder<String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         model!.publisher(for: \.plainDescription).subscribe(recorder)
         model = nil
         #expect(weakModel == nil)
@@ -130,7 +131,7 @@ struct ObsWarningTests {
             withExtendedLifetime((t1, t2, t3)) {}
             if values != ["fixed", "fixed", "plain 1"] { fatalError("initial values: \(values)") }
         }
-        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        let text = standardError(of: result)
         let warnings = text.split(separator: "\n").filter { $0.contains("Bindings warning") }
         #expect(warnings.count == 2, "once per key path: \(text)")
         #expect(warnings.first?.contains("ObsUntrackedModel.constant") == true, "names the key path: \(text)")
@@ -152,7 +153,7 @@ struct ObsWarningTests {
             let t3 = anchored.observe(\.reading, options: [.initial]) { _, _ in }
             withExtendedLifetime((t1, t2, t3)) {}
         }
-        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        let text = standardError(of: result)
         let warnings = text.split(separator: "\n").filter { $0.contains("Bindings warning") }
         #expect(warnings.count == 1, "once, and not for the anchored model: \(text)")
         #expect(warnings.first?.contains("ObsHandNotified") == true, "names the model: \(text)")
@@ -164,14 +165,14 @@ struct ObsWarningTests {
     @Test func anAnchorNotStoredInItsModelIsReported() async throws {
         let result = try await #require(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let model = ObsMisanchored()
-            let recorder = ObsRecorder<String>()
+            let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
             model.publisher(for: \.reading).subscribe(recorder)
             model.celsius = 21
             // The anchor went at once, but the model lives: its observation goes on.
             if recorder.events != [.value("20"), .value("21")] { fatalError("events: \(recorder.events)") }
             recorder.cancel()
         }
-        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        let text = standardError(of: result)
         let warnings = text.split(separator: "\n").filter { $0.contains("observationAnchor of") }
         #expect(warnings.count == 1, "\(text)")
         #expect(warnings.first?.contains("let observationAnchor = ObservationAnchor()") == true, "\(text)")
@@ -185,7 +186,7 @@ struct ObsWarningTests {
             let t3 = person.observe(\.address.city, options: [.initial]) { _, _ in }
             withExtendedLifetime((t1, t2, t3)) {}
         }
-        let text = String(decoding: result.standardErrorContent, as: UTF8.self)
+        let text = standardError(of: result)
         #expect(!text.contains("Bindings warning"), "\(text)")
     }
 }

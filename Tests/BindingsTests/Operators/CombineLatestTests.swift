@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -6,11 +7,16 @@ import Testing
 // (the filter matches test identifiers, not suite display names).
 @Suite("Operators: combineLatest")
 struct OperatorsCombineLatestTests {
-    typealias Recorder = OpsBRecorder<(Int, Int), Never, [Int]>
+    typealias Recorder = TestRecorder<(Int, Int), Never>
 
+    /// A recorder of pairs that keeps its subscription for ever (a careless subscriber).
     private func pairRecorder(initial: Subscribers.Demand = .unlimited) -> Recorder {
-        Recorder(initial: initial) { [$0.0, $0.1] }
+        Recorder(initialDemand: initial, releasesSubscription: [])
     }
+
+    // Tuples are not `Equatable`: the tests compare each combination as an array.
+    private static func pair(_ tuple: (Int, Int)) -> [Int] { [tuple.0, tuple.1] }
+    private static func triple(_ tuple: (Int, Int, Int)) -> [Int] { [tuple.0, tuple.1, tuple.2] }
 
     @Test func emitsOnceEveryUpstreamHasEmittedThenTheLatestOfEach() {
         let a = PassthroughSubject<Int, Never>()
@@ -20,17 +26,17 @@ struct OperatorsCombineLatestTests {
 
         a.send(1)
         a.send(2)
-        #expect(recorder.events == [])
+        #expect(recorder.events(Self.pair) == [])
         b.send(10)
         a.send(3)
         b.send(20)
-        #expect(recorder.events == [.value([2, 10]), .value([3, 10]), .value([3, 20])])
+        #expect(recorder.events(Self.pair) == [.value([2, 10]), .value([3, 10]), .value([3, 20])])
 
         a.send(completion: .finished)
         #expect(recorder.events.count == 3)   // not finished: b is still going
         b.send(30)                              // combines with a's last value
         b.send(completion: .finished)
-        #expect(recorder.events == [
+        #expect(recorder.events(Self.pair) == [
             .value([2, 10]), .value([3, 10]), .value([3, 20]), .value([3, 30]), .finished,
         ])
     }
@@ -38,7 +44,7 @@ struct OperatorsCombineLatestTests {
     @Test func transformVariantPublishesTheTransformedCombination() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<String, Never>()
-        let recorder = OpsBRecorder<String, Never, String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [])
         a.combineLatest(b) { "\($1)\($0)" }.subscribe(recorder)
 
         a.send(1)
@@ -54,14 +60,14 @@ struct OperatorsCombineLatestTests {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
         let c = PassthroughSubject<Int, Never>()
-        let tuples = OpsBRecorder<(Int, Int, Int), Never, [Int]> { [$0.0, $0.1, $0.2] }
-        let sums = OpsBRecorder<Int, Never, Int>()
+        let tuples = TestRecorder<(Int, Int, Int), Never>(releasesSubscription: [])
+        let sums = TestRecorder<Int, Never>(releasesSubscription: [])
         a.combineLatest(b, c).subscribe(tuples)
         a.combineLatest(b, c) { $0 + $1 + $2 }.subscribe(sums)
 
         a.send(1)
         b.send(10)
-        #expect(tuples.events == [])
+        #expect(tuples.events(Self.triple) == [])
         c.send(100)
         b.send(20)
         a.send(2)
@@ -70,7 +76,7 @@ struct OperatorsCombineLatestTests {
         #expect(tuples.events.count == 4)
         c.send(completion: .finished)
 
-        #expect(tuples.events == [
+        #expect(tuples.events(Self.triple) == [
             .value([1, 10, 100]), .value([1, 20, 100]), .value([2, 20, 100]), .value([2, 20, 200]), .finished,
         ])
         #expect(sums.events == [.value(111), .value(121), .value(122), .value(222), .finished])
@@ -79,13 +85,13 @@ struct OperatorsCombineLatestTests {
     @Test func synchronousUpstreamsCombineAndFinish() {
         let recorder = pairRecorder()
         Just(1).combineLatest(Just(2)).subscribe(recorder)
-        #expect(recorder.events == [.value([1, 2]), .finished])
+        #expect(recorder.events(Self.pair) == [.value([1, 2]), .finished])
 
         let waiting = pairRecorder(initial: .none)   // nothing happens before a request
         Just(1).combineLatest(Just(2)).subscribe(waiting)
-        #expect(waiting.events == [])
+        #expect(waiting.events(Self.pair) == [])
         waiting.request(.max(1))
-        #expect(waiting.events == [.value([1, 2]), .finished])
+        #expect(waiting.events(Self.pair) == [.value([1, 2]), .finished])
     }
 
     @Test func finishesWhenAllFinishEvenIfOneNeverEmitted() {
@@ -97,45 +103,45 @@ struct OperatorsCombineLatestTests {
         a.send(1)
         b.send(completion: .finished)
         a.send(2)
-        #expect(recorder.events == [])
+        #expect(recorder.events(Self.pair) == [])
         a.send(completion: .finished)
-        #expect(recorder.events == [.finished])
+        #expect(recorder.events(Self.pair) == [.finished])
     }
 
     @Test func failureFromOneUpstreamFailsAtOnceAndNothingFollows() {
-        let a = PassthroughSubject<Int, OpsBError>()
-        let b = PassthroughSubject<Int, OpsBError>()
-        let recorder = OpsBRecorder<(Int, Int), OpsBError, [Int]> { [$0.0, $0.1] }
+        let a = PassthroughSubject<Int, TestError>()
+        let b = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<(Int, Int), TestError>(releasesSubscription: [])
         a.combineLatest(b).subscribe(recorder)
 
         a.send(1)
         b.send(2)
-        b.send(completion: .failure(OpsBError(7)))
+        b.send(completion: .failure(TestError(7)))
         a.send(3)
         a.send(completion: .finished)
-        #expect(recorder.events == [.value([1, 2]), .failure(OpsBError(7))])
+        #expect(recorder.events(Self.pair) == [.value([1, 2]), .failure(TestError(7))])
     }
 
     @Test func failureCancelsTheOtherUpstreams() {
-        let a = OpsBProbe<Int, OpsBError>()
-        let b = OpsBProbe<Int, OpsBError>()
-        let c = OpsBProbe<Int, OpsBError>()
-        let recorder = OpsBRecorder<(Int, Int, Int), OpsBError, [Int]> { [$0.0, $0.1, $0.2] }
+        let a = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let c = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<(Int, Int, Int), TestError>(releasesSubscription: [])
         a.combineLatest(b, c).subscribe(recorder)
 
-        b.send(completion: .failure(OpsBError(1)))
-        #expect(recorder.events == [.failure(OpsBError(1))])
+        b.send(completion: .failure(TestError(1)))
+        #expect(recorder.events(Self.triple) == [.failure(TestError(1))])
         #expect(a.cancelCount == 1)
         #expect(b.cancelCount == 0)
         #expect(c.cancelCount == 1)
         a.send(1)   // a careless upstream sends after cancel: ignored
-        c.send(completion: .failure(OpsBError(2)))
-        #expect(recorder.events == [.failure(OpsBError(1))])
+        c.send(completion: .failure(TestError(2)))
+        #expect(recorder.events(Self.triple) == [.failure(TestError(1))])
     }
 
     @Test func upstreamsAreAskedForUnlimitedValuesAtTheFirstRequest() {
-        let a = OpsBProbe<Int, Never>()
-        let b = OpsBProbe<Int, Never>()
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
         let recorder = pairRecorder(initial: .none)
         a.combineLatest(b).subscribe(recorder)
 
@@ -156,21 +162,21 @@ struct OperatorsCombineLatestTests {
 
         a.send(1)
         b.send(10)
-        #expect(recorder.events == [.value([1, 10])])
+        #expect(recorder.events(Self.pair) == [.value([1, 10])])
         a.send(2)
         a.send(3)
-        #expect(recorder.events == [.value([1, 10])])
+        #expect(recorder.events(Self.pair) == [.value([1, 10])])
 
         recorder.request(.max(1))                 // the newest combination, not a stale one
-        #expect(recorder.events == [.value([1, 10]), .value([3, 10])])
+        #expect(recorder.events(Self.pair) == [.value([1, 10]), .value([3, 10])])
         b.send(20)
         #expect(recorder.events.count == 2)
 
         recorder.request(.max(2))                 // the held one, and one more to come
-        #expect(recorder.events == [.value([1, 10]), .value([3, 10]), .value([3, 20])])
+        #expect(recorder.events(Self.pair) == [.value([1, 10]), .value([3, 10]), .value([3, 20])])
         a.send(4)
         a.send(5)
-        #expect(recorder.events == [.value([1, 10]), .value([3, 10]), .value([3, 20]), .value([4, 20])])
+        #expect(recorder.events(Self.pair) == [.value([1, 10]), .value([3, 10]), .value([3, 20]), .value([4, 20])])
     }
 
     @Test func demandReturnedFromReceiveIsHonoured() {
@@ -184,11 +190,11 @@ struct OperatorsCombineLatestTests {
         b.send(1)
         a.send(2)
         b.send(2)
-        #expect(recorder.values == [[1, 1], [2, 1], [2, 2]])
+        #expect(recorder.values(Self.pair) == [[1, 1], [2, 1], [2, 2]])
         recorder.demandPerValue = .none
         a.send(3)
         a.send(4)
-        #expect(recorder.values == [[1, 1], [2, 1], [2, 2], [3, 2]])
+        #expect(recorder.values(Self.pair) == [[1, 1], [2, 1], [2, 2], [3, 2]])
     }
 
     @Test func aHeldCombinationIsDeliveredBeforeFinished() {
@@ -202,14 +208,14 @@ struct OperatorsCombineLatestTests {
         a.send(2)
         a.send(completion: .finished)
         b.send(completion: .finished)
-        #expect(recorder.events == [.value([1, 1])])
+        #expect(recorder.events(Self.pair) == [.value([1, 1])])
         recorder.request(.max(1))
-        #expect(recorder.events == [.value([1, 1]), .value([2, 1]), .finished])
+        #expect(recorder.events(Self.pair) == [.value([1, 1]), .value([2, 1]), .finished])
     }
 
     @Test func cancelCancelsEveryUpstreamAndStopsDelivery() {
-        let a = OpsBProbe<Int, Never>()
-        let b = OpsBProbe<Int, Never>()
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
         let recorder = pairRecorder()
         a.combineLatest(b).subscribe(recorder)
 
@@ -222,7 +228,7 @@ struct OperatorsCombineLatestTests {
         b.send(completion: .finished)
         a.send(completion: .finished)
         recorder.request(.max(1))
-        #expect(recorder.events == [.value([1, 2])])
+        #expect(recorder.events(Self.pair) == [.value([1, 2])])
     }
 
     @Test func reentrantSendsAreDeliveredAfterTheCurrentValueNotInsideIt() {
@@ -241,7 +247,7 @@ struct OperatorsCombineLatestTests {
 
         a.send(1)
         b.send(10)
-        #expect(recorder.values == [[1, 10], [1, 20]])
+        #expect(recorder.values(Self.pair) == [[1, 10], [1, 20]])
         #expect(maxDepth == 1)
     }
 
@@ -259,7 +265,7 @@ struct OperatorsCombineLatestTests {
             b.send(2)
             a.send(completion: .finished)
             b.send(completion: .finished)
-            #expect(recorder.events == [.value([1, 2]), .finished])
+            #expect(recorder.events(Self.pair) == [.value([1, 2]), .finished])
         }
         #expect(weakRecorder == nil)
         #expect(weakSubscription == nil)
@@ -281,7 +287,7 @@ struct OperatorsCombineLatestTests {
     @Test func aValueSentWhileTheSubscriberIsBusyOnAnotherThreadWaitsItsTurn() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let detector = OpsBOverlapDetector()
+        let detector = OverlapDetector()
         let entered = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
         var received: [[Int]] = []
@@ -315,14 +321,14 @@ struct OperatorsCombineLatestTests {
         let count = 20_000
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let detector = OpsBOverlapDetector()
+        let detector = OverlapDetector()
         var received: [(Int, Int)] = []   // appended without a lock on purpose
         let cancellable = a.combineLatest(b).sink { pair in
             detector.watch { received.append(pair) }
         }
         a.send(-1)
         b.send(-1)
-        opsBRunConcurrently([a, b].map { subject in
+        runConcurrently([a, b].map { subject in
             { for value in 0..<count { subject.send(value) } }
         })
 

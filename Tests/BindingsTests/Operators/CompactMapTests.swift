@@ -1,17 +1,18 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: compactMap")
 struct OperatorsCompactMapTests {
     @Test func republishesNonNilResultsThenFinishes() {
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         ["1", "x", "3", "", "5"].publisher.compactMap { Int($0) }.subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(3), .value(5), .finished])
     }
 
     @Test func forwardsFailure() {
-        let subject = PassthroughSubject<String, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<String, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.compactMap { Int($0) }.subscribe(recorder)
         subject.send("7")
         subject.send("no")
@@ -20,8 +21,8 @@ struct OperatorsCompactMapTests {
     }
 
     @Test func asksForOneMoreForEachNil() {
-        let requests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let requests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         ["a", "b", "2", "c", "4"].publisher.handleEvents(receiveRequest: { requests.append($0) })
             .compactMap { Int($0) }.subscribe(recorder)
         // The subscriber's .max(1), then one replacement for each of "a" and "b".
@@ -35,8 +36,8 @@ struct OperatorsCompactMapTests {
 
     @Test func cancelStopsDeliveryAndCancelsUpstream() {
         let subject = PassthroughSubject<String, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).compactMap { Int($0) }.subscribe(recorder)
         subject.send("1")
         recorder.cancel()

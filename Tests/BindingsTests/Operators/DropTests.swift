@@ -1,22 +1,23 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: dropFirst")
 struct OperatorsDropTests {
     @Test func dropsTheFirstValueByDefault() {
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 2, 3, 4].publisher.dropFirst().subscribe(recorder)
         #expect(recorder.events == [.value(2), .value(3), .value(4), .finished])
     }
 
     @Test func dropsTheGivenCount() {
-        let two = OpsARecorder<Int, Never>()
+        let two = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 2, 3, 4].publisher.dropFirst(2).subscribe(two)
         #expect(two.events == [.value(3), .value(4), .finished])
-        let none = OpsARecorder<Int, Never>()
+        let none = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 2].publisher.dropFirst(0).subscribe(none)
         #expect(none.events == [.value(1), .value(2), .finished])
-        let all = OpsARecorder<Int, Never>()
+        let all = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 2].publisher.dropFirst(5).subscribe(all)
         #expect(all.events == [.finished])
         #expect(all.violations.isEmpty)
@@ -24,7 +25,7 @@ struct OperatorsDropTests {
 
     @Test func skipsTheCurrentValueOfASubject() {
         let subject = CurrentValueSubject<Int, Never>(0)
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.dropFirst().subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -32,8 +33,8 @@ struct OperatorsDropTests {
     }
 
     @Test func forwardsFailure() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.dropFirst().subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -42,8 +43,8 @@ struct OperatorsDropTests {
     }
 
     @Test func failureDuringTheDroppedValuesIsForwarded() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.dropFirst(3).subscribe(recorder)
         subject.send(1)
         subject.send(completion: .failure(.boom))
@@ -51,8 +52,8 @@ struct OperatorsDropTests {
     }
 
     @Test func honoursDemandOneAtATime() {
-        let requests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let requests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         [1, 2, 3].publisher.handleEvents(receiveRequest: { requests.append($0) })
             .dropFirst().subscribe(recorder)
         // The subscriber's .max(1), then .max(1) for the dropped value.
@@ -66,8 +67,8 @@ struct OperatorsDropTests {
 
     @Test func cancelStopsDeliveryAndCancelsUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).dropFirst().subscribe(recorder)
         subject.send(1)
         subject.send(2)

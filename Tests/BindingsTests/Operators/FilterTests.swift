@@ -1,17 +1,18 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: filter")
 struct OperatorsFilterTests {
     @Test func republishesMatchingValuesThenFinishes() {
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         (1...6).publisher.filter { $0.isMultiple(of: 2) }.subscribe(recorder)
         #expect(recorder.events == [.value(2), .value(4), .value(6), .finished])
     }
 
     @Test func forwardsFailure() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.filter { $0 > 1 }.subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -23,14 +24,14 @@ struct OperatorsFilterTests {
     @Test func consecutiveFiltersFuse() {
         let fused: Publishers.Filter<Publishers.Sequence<ClosedRange<Int>, Never>> =
             (1...12).publisher.filter { $0.isMultiple(of: 2) }.filter { $0.isMultiple(of: 3) }
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         fused.subscribe(recorder)
         #expect(recorder.events == [.value(6), .value(12), .finished])
     }
 
     @Test func asksForOneMoreForEachDroppedValue() {
-        let requests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let requests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         (1...6).publisher.handleEvents(receiveRequest: { requests.append($0) })
             .filter { $0.isMultiple(of: 2) }.subscribe(recorder)
         // The subscriber's .max(1), then .max(1) to replace the dropped 1.
@@ -46,8 +47,8 @@ struct OperatorsFilterTests {
 
     @Test func cancelStopsDeliveryAndCancelsUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).filter { $0 > 0 }.subscribe(recorder)
         subject.send(1)
         recorder.cancel()

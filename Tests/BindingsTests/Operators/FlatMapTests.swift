@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -5,12 +6,12 @@ import Testing
 // The type name starts with "Operators" so that `swift test --filter Operators` selects it.
 @Suite("Operators: flatMap")
 struct OperatorsFlatMapTests {
-    typealias Inner = OpsBProbe<String, OpsBError>
+    typealias Inner = TestPublisher<String, TestError>
 
     @Test func mergesTheInnersAndFinishesWhenTheOuterAndEveryInnerHaveFinished() {
         let outer = PassthroughSubject<Int, Never>()
         let inners = (0..<2).map { _ in PassthroughSubject<String, Never>() }
-        let recorder = OpsBRecorder<String, Never, String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [])
         outer.flatMap { inners[$0] }.subscribe(recorder)
 
         outer.send(0)
@@ -28,22 +29,22 @@ struct OperatorsFlatMapTests {
 
     @Test func finishesWhenTheOuterFinishesWithoutAnyInner() {
         let outer = PassthroughSubject<Int, Never>()
-        let recorder = OpsBRecorder<String, Never, String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [])
         outer.flatMap { Just("\($0)") }.subscribe(recorder)
         outer.send(1)
         outer.send(completion: .finished)
         #expect(recorder.events == [.value("1"), .finished])
 
-        let empty = OpsBRecorder<String, Never, String>()
+        let empty = TestRecorder<String, Never>(releasesSubscription: [])
         outer.flatMap { Just("\($0)") }.subscribe(empty)   // `outer` has finished already
         #expect(empty.events == [.finished])
     }
 
     @Test func maxPublishersLimitsTheInnersSubscribedAtOnce() {
-        let outer = OpsBProbe<Int, OpsBError>()
-        let inners = (0..<3).map { _ in Inner() }
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<3).map { _ in Inner(releasesSubscriberOnCompletion: true) }
         var transformed: [Int] = []
-        let recorder = OpsBRecorder<String, OpsBError, String>()
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap(maxPublishers: .max(2)) { index in
             transformed.append(index)
             return inners[index]
@@ -67,9 +68,9 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func unlimitedMaxPublishersAsksTheOuterForEverythingOnce() {
-        let outer = OpsBProbe<Int, OpsBError>()
-        let inner = Inner()
-        let recorder = OpsBRecorder<String, OpsBError, String>()
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inner = Inner(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap { _ in inner }.subscribe(recorder)
         #expect(outer.requests == [.unlimited])
         outer.send(0)
@@ -79,40 +80,40 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func innerFailureFailsAtOnceAndCancelsTheOuterAndTheOtherInners() {
-        let outer = OpsBProbe<Int, OpsBError>()
-        let inners = (0..<3).map { _ in Inner() }
-        let recorder = OpsBRecorder<String, OpsBError, String>()
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<3).map { _ in Inner(releasesSubscriberOnCompletion: true) }
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap { inners[$0] }.subscribe(recorder)
 
         for index in 0..<3 { outer.send(index) }
         inners[0].send("a")
-        inners[1].send(completion: .failure(OpsBError(6)))
+        inners[1].send(completion: .failure(TestError(6)))
         #expect(outer.cancelCount == 1)
         #expect(inners.map(\.cancelCount) == [1, 0, 1])
         inners[2].send("c")                  // sent after cancel: ignored
         outer.send(completion: .finished)
-        #expect(recorder.events == [.value("a"), .failure(OpsBError(6))])
+        #expect(recorder.events == [.value("a"), .failure(TestError(6))])
     }
 
     @Test func outerFailureFailsAtOnceAndCancelsTheInners() {
-        let outer = OpsBProbe<Int, OpsBError>()
-        let inners = (0..<2).map { _ in Inner() }
-        let recorder = OpsBRecorder<String, OpsBError, String>()
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<2).map { _ in Inner(releasesSubscriberOnCompletion: true) }
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap { inners[$0] }.subscribe(recorder)
 
         outer.send(0)
         outer.send(1)
-        outer.send(completion: .failure(OpsBError(8)))
+        outer.send(completion: .failure(TestError(8)))
         #expect(inners.map(\.cancelCount) == [1, 1])
         #expect(outer.cancelCount == 0)
         inners[0].send("a")
-        #expect(recorder.events == [.failure(OpsBError(8))])
+        #expect(recorder.events == [.failure(TestError(8))])
     }
 
     @Test func demandFollowsCombineOneValueRequestedPerInner() {
-        let outer = PassthroughSubject<Int, OpsBError>()
-        let inners = (0..<2).map { _ in Inner() }
-        let recorder = OpsBRecorder<String, OpsBError, String>(initial: .max(1))
+        let outer = PassthroughSubject<Int, TestError>()
+        let inners = (0..<2).map { _ in Inner(releasesSubscriberOnCompletion: true) }
+        let recorder = TestRecorder<String, TestError>(initialDemand: .max(1), releasesSubscription: [])
         outer.flatMap { inners[$0] }.subscribe(recorder)
 
         outer.send(0)
@@ -136,10 +137,10 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func cancelCancelsTheOuterAndEveryInner() {
-        let outer = OpsBProbe<Int, OpsBError>()
-        let inners = (0..<2).map { _ in Inner() }
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<2).map { _ in Inner(releasesSubscriberOnCompletion: true) }
         var transformed = 0
-        let recorder = OpsBRecorder<String, OpsBError, String>()
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
         outer.flatMap { index -> Inner in
             transformed += 1
             return inners[index]
@@ -160,12 +161,12 @@ struct OperatorsFlatMapTests {
     }
 
     @Test func releasesItsSubscriberAfterCompletionAndCancel() {
-        weak var weakRecorder: OpsBRecorder<Int, Never, Int>?
+        weak var weakRecorder: TestRecorder<Int, Never>?
         weak var weakSubscription: AnyObject?
         let outer = PassthroughSubject<Int, Never>()
         let inner = PassthroughSubject<Int, Never>()
         do {
-            let recorder = OpsBRecorder<Int, Never, Int>()
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
             weakRecorder = recorder
             outer.flatMap { _ in inner }.subscribe(recorder)
             weakSubscription = recorder.subscription as AnyObject
@@ -177,7 +178,7 @@ struct OperatorsFlatMapTests {
         #expect(weakSubscription == nil)
 
         do {
-            let recorder = OpsBRecorder<Int, Never, Int>()
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
             weakRecorder = recorder
             outer.flatMap { _ in inner }.subscribe(recorder)
             weakSubscription = recorder.subscription as AnyObject
@@ -193,7 +194,7 @@ struct OperatorsFlatMapTests {
     @Test func aValueSentWhileTheSubscriberIsBusyOnAnotherThreadWaitsItsTurn() {
         let outer = PassthroughSubject<Int, Never>()
         let inners = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
-        let detector = OpsBOverlapDetector()
+        let detector = OverlapDetector()
         let entered = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
         var received: [Int] = []
@@ -228,7 +229,7 @@ struct OperatorsFlatMapTests {
         let count = 20_000
         let outer = PassthroughSubject<Int, Never>()
         let inners = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
-        let detector = OpsBOverlapDetector()
+        let detector = OverlapDetector()
         var received: [Int] = []   // appended without a lock on purpose
         var completions = 0
         let cancellable = outer.flatMap { inners[$0] }.sink(
@@ -239,7 +240,7 @@ struct OperatorsFlatMapTests {
         outer.send(0)
         outer.send(1)
         outer.send(completion: .finished)
-        opsBRunConcurrently(inners.enumerated().map { index, inner in
+        runConcurrently(inners.enumerated().map { index, inner in
             {
                 for value in 0..<count { inner.send(index * count + value) }
                 inner.send(completion: .finished)

@@ -1,10 +1,11 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: handleEvents")
 struct OperatorsHandleEventsTests {
     /// Records every closure call of a `handleEvents` as a line of text.
-    private func logging<P: Publisher>(_ publisher: P, into log: OpsALog<String>) -> Publishers.HandleEvents<P> {
+    private func logging<P: Publisher>(_ publisher: P, into log: LockedLog<String>) -> Publishers.HandleEvents<P> {
         publisher.handleEvents(
             receiveSubscription: { _ in log.append("subscription") },
             receiveOutput: { log.append("output \($0)") },
@@ -14,8 +15,8 @@ struct OperatorsHandleEventsTests {
     }
 
     @Test func runsTheClosuresInOrderAndForwardsEverything() {
-        let log = OpsALog<String>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let log = LockedLog<String>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         logging([1, 2].publisher, into: log).subscribe(recorder)
         // The subscriber gets its subscription (and asks) before upstream is subscribed.
         #expect(log.items == ["request max(1)", "subscription", "output 1"])
@@ -30,8 +31,9 @@ struct OperatorsHandleEventsTests {
     }
 
     @Test func demandReturnedFromAValueIsReported() {
-        let log = OpsALog<String>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1), onValue: { _ in .max(1) })
+        let log = LockedLog<String>()
+        let recorder = TestRecorder<Int, Never>(
+            initialDemand: .max(1), demandPerValue: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         logging([7, 8].publisher, into: log).subscribe(recorder)
         #expect(log.items == [
             "request max(1)", "subscription", "output 7", "request max(1)", "output 8", "request max(1)",
@@ -41,9 +43,9 @@ struct OperatorsHandleEventsTests {
     }
 
     @Test func forwardsFailure() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let completions = OpsALog<Subscribers.Completion<OpsATestError>>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let completions = LockedLog<Subscribers.Completion<TestError>>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCompletion: { completions.append($0) }).subscribe(recorder)
         subject.send(1)
         subject.send(completion: .failure(.boom))
@@ -53,9 +55,9 @@ struct OperatorsHandleEventsTests {
 
     @Test func cancelRunsOnceStopsDeliveryAndCancelsUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let log = OpsALog<String>()
-        let upstreamCancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let log = LockedLog<String>()
+        let upstreamCancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         logging(subject.handleEvents(receiveCancel: { upstreamCancels.append(1) }), into: log)
             .subscribe(recorder)
         subject.send(1)
@@ -70,8 +72,8 @@ struct OperatorsHandleEventsTests {
 
     @Test func cancelBeforeUpstreamSubscribesCancelsItOnArrival() {
         let subject = PassthroughSubject<Int, Never>()
-        let log = OpsALog<String>()
-        let received = OpsALog<Int>()
+        let log = LockedLog<String>()
+        let received = LockedLog<Int>()
         let subscriber = AnySubscriber<Int, Never>(
             receiveSubscription: { $0.cancel() },
             receiveValue: { received.append($0); return .none })
@@ -84,8 +86,8 @@ struct OperatorsHandleEventsTests {
     }
 
     @Test func noCancelAfterCompletion() {
-        let log = OpsALog<String>()
-        let recorder = OpsARecorder<Int, Never>()
+        let log = LockedLog<String>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         logging(Just(1), into: log).subscribe(recorder)
         recorder.cancel()
         #expect(log.items == ["request unlimited", "subscription", "output 1", "completion finished"])

@@ -1,11 +1,12 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: map")
 struct OperatorsMapTests {
     @Test func transformsEachValueThenFinishes() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let recorder = OpsARecorder<String, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.map { "#\($0)" }.subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -16,8 +17,8 @@ struct OperatorsMapTests {
     }
 
     @Test func forwardsFailure() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.map { $0 * 10 }.subscribe(recorder)
         subject.send(1)
         subject.send(completion: .failure(.boom))
@@ -27,14 +28,14 @@ struct OperatorsMapTests {
     @Test func keyPathReadsTheProperty() {
         let mapped: Publishers.MapKeyPath<Publishers.Sequence<[String], Never>, Int> =
             ["a", "bcd", ""].publisher.map(\.count)
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         mapped.subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(3), .value(0), .finished])
     }
 
     @Test func keyPathForwardsFailure() {
-        let subject = PassthroughSubject<String, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<String, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.map(\.count).subscribe(recorder)
         subject.send("ab")
         subject.send(completion: .failure(.boom))
@@ -43,14 +44,14 @@ struct OperatorsMapTests {
 
     @Test func consecutiveMapsFuse() {
         let fused: Publishers.Map<Just<Int>, String> = Just(2).map { $0 + 1 }.map { "\($0 * 10)" }
-        let recorder = OpsARecorder<String, Never>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [.onCompletion, .onCancel])
         fused.subscribe(recorder)
         #expect(recorder.events == [.value("30"), .finished])
     }
 
     @Test func honoursDemandOneAtATime() {
-        let requests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let requests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         (1...3).publisher.handleEvents(receiveRequest: { requests.append($0) })
             .map { $0 * 2 }.subscribe(recorder)
         #expect(recorder.events == [.value(2)])
@@ -63,7 +64,7 @@ struct OperatorsMapTests {
     }
 
     @Test func keyPathHonoursDemand() {
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         ["a", "bb"].publisher.map(\.count).subscribe(recorder)
         #expect(recorder.events == [.value(1)])
         recorder.request(.max(1))
@@ -73,8 +74,8 @@ struct OperatorsMapTests {
 
     @Test func cancelStopsDeliveryAndCancelsUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).map { $0 + 1 }.subscribe(recorder)
         subject.send(1)
         recorder.cancel()
@@ -86,8 +87,8 @@ struct OperatorsMapTests {
 
     @Test func keyPathCancelStopsDelivery() {
         let subject = PassthroughSubject<String, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).map(\.count).subscribe(recorder)
         subject.send("abc")
         recorder.cancel()

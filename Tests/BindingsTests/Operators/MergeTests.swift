@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -8,7 +9,7 @@ struct OperatorsMergeTests {
     @Test func interleavesValuesAndFinishesWhenBothHaveFinished() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
         let merged: Publishers.Merge<PassthroughSubject<Int, Never>, AnyPublisher<Int, Never>> =
             a.merge(with: b.eraseToAnyPublisher())
         merged.subscribe(recorder)
@@ -26,7 +27,7 @@ struct OperatorsMergeTests {
     @Test func twoPublishersOfOneTypeMergeIntoMergeManyAsInCombine() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
         let merged: Publishers.MergeMany<PassthroughSubject<Int, Never>> = a.merge(with: b)
         #expect(merged.publishers.count == 2)
         merged.subscribe(recorder)
@@ -40,7 +41,7 @@ struct OperatorsMergeTests {
 
     @Test func mergeManyMergesEveryPublisher() {
         let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-        let recorder = OpsBRecorder<Int, Never, Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
         Publishers.MergeMany(subjects[0], subjects[1], subjects[2])
             .merge(with: subjects[3])
             .subscribe(recorder)
@@ -51,52 +52,52 @@ struct OperatorsMergeTests {
         subjects[3].send(completion: .finished)
         #expect(recorder.events == [.value(3), .value(2), .value(1), .value(0), .finished])
 
-        let fromSequence = OpsBRecorder<Int, Never, Int>()
+        let fromSequence = TestRecorder<Int, Never>(releasesSubscription: [])
         Publishers.MergeMany(subjects.map { $0.eraseToAnyPublisher() }).subscribe(fromSequence)
         #expect(fromSequence.events == [.finished])   // they have all finished already
     }
 
     @Test func synchronousUpstreamsMergeInOrderAndFinish() {
-        let recorder = OpsBRecorder<Int, Never, Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
         Just(1).merge(with: Just(2)).subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(2), .finished])
     }
 
     @Test func mergeManyOfNothingFinishesAtOnce() {
-        let recorder = OpsBRecorder<Int, Never, Int>(initial: .none)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: [])
         Publishers.MergeMany([PassthroughSubject<Int, Never>]()).subscribe(recorder)
         #expect(recorder.events == [.finished])
     }
 
     @Test func failureFromOneUpstreamFailsAtOnceAndNothingFollows() {
-        let a = PassthroughSubject<Int, OpsBError>()
-        let b = PassthroughSubject<Int, OpsBError>()
-        let recorder = OpsBRecorder<Int, OpsBError, Int>()
+        let a = PassthroughSubject<Int, TestError>()
+        let b = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         a.merge(with: b).subscribe(recorder)
 
         a.send(1)
-        b.send(completion: .failure(OpsBError(3)))
+        b.send(completion: .failure(TestError(3)))
         a.send(2)
         a.send(completion: .finished)
-        #expect(recorder.events == [.value(1), .failure(OpsBError(3))])
+        #expect(recorder.events == [.value(1), .failure(TestError(3))])
     }
 
     @Test func failureCancelsTheOtherUpstreams() {
-        let probes = (0..<3).map { _ in OpsBProbe<Int, OpsBError>() }
-        let recorder = OpsBRecorder<Int, OpsBError, Int>()
+        let probes = (0..<3).map { _ in TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true) }
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         Publishers.MergeMany(probes).subscribe(recorder)
 
-        probes[1].send(completion: .failure(OpsBError(1)))
+        probes[1].send(completion: .failure(TestError(1)))
         #expect(probes.map(\.cancelCount) == [1, 0, 1])
         probes[0].send(5)   // a careless upstream sends after cancel: ignored
-        probes[2].send(completion: .failure(OpsBError(2)))
-        #expect(recorder.events == [.failure(OpsBError(1))])
+        probes[2].send(completion: .failure(TestError(2)))
+        #expect(recorder.events == [.failure(TestError(1))])
     }
 
     @Test func demandFollowsCombineOneValueRequestedPerUpstream() {
-        let a = OpsBProbe<Int, Never>()
-        let b = OpsBProbe<Int, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1))
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [])
         a.merge(with: b).subscribe(recorder)
         #expect(a.requests == [.max(1)])
         #expect(b.requests == [.max(1)])
@@ -122,8 +123,8 @@ struct OperatorsMergeTests {
     }
 
     @Test func upstreamsSubscribedAfterUnlimitedDemandAreAskedForUnlimited() {
-        let a = OpsBProbe<Int, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>(initial: .unlimited)
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .unlimited, releasesSubscription: [])
         a.merge(with: a).subscribe(recorder)
         #expect(a.requests == [.unlimited, .unlimited])
     }
@@ -131,7 +132,7 @@ struct OperatorsMergeTests {
     @Test func demandReturnedFromReceiveIsHonoured() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1), perValue: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1), releasesSubscription: [])
         a.merge(with: b).subscribe(recorder)
 
         a.send(1)
@@ -149,7 +150,7 @@ struct OperatorsMergeTests {
     @Test func bufferedValuesAreDeliveredBeforeFinished() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [])
         a.merge(with: b).subscribe(recorder)
 
         a.send(1)
@@ -162,9 +163,9 @@ struct OperatorsMergeTests {
     }
 
     @Test func cancelCancelsEveryUpstreamAndStopsDelivery() {
-        let a = OpsBProbe<Int, Never>()
-        let b = OpsBProbe<Int, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1))
+        let a = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let b = TestPublisher<Int, Never>(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [])
         a.merge(with: b).subscribe(recorder)
 
         a.send(1)
@@ -182,7 +183,7 @@ struct OperatorsMergeTests {
     @Test func reentrantSendsAreDeliveredAfterTheCurrentValueNotInsideIt() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
         var depth = 0
         var maxDepth = 0
         recorder.onValue = { value in
@@ -202,12 +203,12 @@ struct OperatorsMergeTests {
     }
 
     @Test func releasesItsSubscriberAfterCompletionAndCancel() {
-        weak var weakRecorder: OpsBRecorder<Int, Never, Int>?
+        weak var weakRecorder: TestRecorder<Int, Never>?
         weak var weakSubscription: AnyObject?
         do {
             let a = PassthroughSubject<Int, Never>()
             let b = PassthroughSubject<Int, Never>()
-            let recorder = OpsBRecorder<Int, Never, Int>()
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
             weakRecorder = recorder
             a.merge(with: b).subscribe(recorder)
             weakSubscription = recorder.subscription as AnyObject
@@ -221,7 +222,7 @@ struct OperatorsMergeTests {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
         do {
-            let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(1))
+            let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [])
             weakRecorder = recorder
             a.merge(with: b).subscribe(recorder)
             weakSubscription = recorder.subscription as AnyObject
@@ -236,7 +237,7 @@ struct OperatorsMergeTests {
     @Test func aValueSentWhileTheSubscriberIsBusyOnAnotherThreadWaitsItsTurn() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let detector = OpsBOverlapDetector()
+        let detector = OverlapDetector()
         let entered = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
         var received: [Int] = []
@@ -269,7 +270,7 @@ struct OperatorsMergeTests {
         let count = 20_000
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let detector = OpsBOverlapDetector()
+        let detector = OverlapDetector()
         var received: [Int] = []   // appended without a lock on purpose
         var completions = 0
         let cancellable = a.merge(with: b).sink(
@@ -277,7 +278,7 @@ struct OperatorsMergeTests {
             receiveValue: { value in
                 detector.watch { received.append(value) }
             })
-        opsBRunConcurrently([(a, 0), (b, count)].map { subject, base in
+        runConcurrently([(a, 0), (b, count)].map { subject, base in
             {
                 for value in base..<(base + count) { subject.send(value) }
                 subject.send(completion: .finished)

@@ -1,12 +1,13 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: opsA chain")
 struct OperatorsOpsAChainTests {
     @Test func severalOperatorsCompose() {
-        let subject = PassthroughSubject<String, OpsATestError>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<String, OpsATestError>()
+        let subject = PassthroughSubject<String, TestError>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject
             .handleEvents(receiveCancel: { cancels.append(1) })
             .compactMap { Int($0) }          // 1 1 2 3 4 4 5 6 7
@@ -26,8 +27,8 @@ struct OperatorsOpsAChainTests {
     }
 
     @Test func demandFlowsThroughTheChain() {
-        let requests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let requests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         (1...10).publisher
             .handleEvents(receiveRequest: { requests.append($0) })
             .filter { $0.isMultiple(of: 2) }

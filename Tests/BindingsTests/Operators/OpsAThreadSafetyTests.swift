@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -7,8 +8,8 @@ struct OperatorsOpsAThreadSafetyTests {
     @Test func cancelFromAnotherThreadWhileValuesFlow() {
         for _ in 0..<50 {
             let subject = PassthroughSubject<Int, Never>()
-            let cancels = OpsALog<Int>()
-            let recorder = OpsARecorder<Int, Never>()
+            let cancels = LockedLog<Int>()
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
             subject
                 .handleEvents(receiveCancel: { cancels.append(1) })
                 .map { $0 + 1 }
@@ -37,8 +38,8 @@ struct OperatorsOpsAThreadSafetyTests {
     @Test func prefixWithConcurrentSendersEndsOnce() {
         for _ in 0..<50 {
             let subject = PassthroughSubject<Int, Never>()
-            let cancels = OpsALog<Int>()
-            let recorder = OpsARecorder<Int, Never>()
+            let cancels = LockedLog<Int>()
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
             subject.handleEvents(receiveCancel: { cancels.append(1) }).prefix(5).subscribe(recorder)
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 for value in 0..<20 { subject.send(index * 100 + value) }
@@ -53,7 +54,7 @@ struct OperatorsOpsAThreadSafetyTests {
 
     @Test func prependServesConcurrentRequestsInOrder() {
         for _ in 0..<20 {
-            let recorder = OpsARecorder<Int, Never>(demand: .none)
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: [.onCompletion, .onCancel])
             (100..<200).publisher.prepend(0..<100).subscribe(recorder)
             DispatchQueue.concurrentPerform(iterations: 2) { _ in
                 for _ in 0..<100 { recorder.request(.max(1)) }
@@ -66,9 +67,9 @@ struct OperatorsOpsAThreadSafetyTests {
 
     @Test func handleEventsRequestsRaceWithCancel() {
         for _ in 0..<50 {
-            let requests = OpsALog<Subscribers.Demand>()
-            let cancels = OpsALog<Int>()
-            let recorder = OpsARecorder<Int, Never>(demand: .none)
+            let requests = LockedLog<Subscribers.Demand>()
+            let cancels = LockedLog<Int>()
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, releasesSubscription: [.onCompletion, .onCancel])
             (0..<1_000).publisher
                 .handleEvents(receiveCancel: { cancels.append(1) }, receiveRequest: { requests.append($0) })
                 .prefix(500)

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -5,8 +6,8 @@ import Testing
 struct OperatorsPrefixTests {
     @Test func finishesAndCancelsUpstreamAfterN() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).prefix(2).subscribe(recorder)
         subject.send(1)
         #expect(recorder.events == [.value(1)])
@@ -23,8 +24,8 @@ struct OperatorsPrefixTests {
 
     @Test func zeroFinishesAtOnceAndCancelsUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).prefix(0).subscribe(recorder)
         #expect(recorder.events == [.finished])
         #expect(cancels.count == 1)
@@ -34,12 +35,12 @@ struct OperatorsPrefixTests {
     }
 
     @Test func upstreamEndingEarlyIsForwarded() {
-        let finished = OpsARecorder<Int, Never>()
+        let finished = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 2].publisher.prefix(5).subscribe(finished)
         #expect(finished.events == [.value(1), .value(2), .finished])
 
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let failed = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let failed = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.prefix(3).subscribe(failed)
         subject.send(1)
         subject.send(completion: .failure(.boom))
@@ -47,8 +48,8 @@ struct OperatorsPrefixTests {
     }
 
     @Test func honoursDemandOneAtATime() {
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         (1...5).publisher.handleEvents(receiveCancel: { cancels.append(1) }).prefix(3).subscribe(recorder)
         #expect(recorder.events == [.value(1)])
         recorder.request(.max(1))
@@ -62,8 +63,8 @@ struct OperatorsPrefixTests {
 
     @Test func cancelStopsDeliveryAndCancelsUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).prefix(3).subscribe(recorder)
         subject.send(1)
         recorder.cancel()
@@ -75,12 +76,12 @@ struct OperatorsPrefixTests {
 
     @Test func cancelDuringTheLastValueSendsNoCompletion() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        var cancelMe: OpsARecorder<Int, Never>?
-        let recorder = OpsARecorder<Int, Never>(onValue: { value in
+        let cancels = LockedLog<Int>()
+        var cancelMe: TestRecorder<Int, Never>?
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        recorder.onValue = { value in
             if value == 2 { cancelMe?.cancel() }
-            return .none
-        })
+        }
         cancelMe = recorder
         subject.handleEvents(receiveCancel: { cancels.append(1) }).prefix(2).subscribe(recorder)
         subject.send(1)
@@ -91,7 +92,7 @@ struct OperatorsPrefixTests {
     }
 
     @Test func outputPublishesARangeOfPositions() {
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         Publishers.Output(upstream: (0..<10).publisher, range: 2..<4).subscribe(recorder)
         #expect(recorder.events == [.value(2), .value(3), .finished])
         #expect(recorder.violations.isEmpty)

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -5,7 +6,7 @@ import Testing
 struct OperatorsPrependTests {
     @Test func valuesComeFirstThenTheUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.prepend(1, 2).subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(2)])
         subject.send(3)
@@ -15,7 +16,7 @@ struct OperatorsPrependTests {
     }
 
     @Test func sequenceComesFirst() {
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         let prepended: Publishers.Concatenate<Publishers.Sequence<ClosedRange<Int>, Never>, Just<Int>> =
             Just(9).prepend(1...3)
         prepended.subscribe(recorder)
@@ -25,8 +26,8 @@ struct OperatorsPrependTests {
     @Test func publisherIsSubscribedToOnlyAfterThePrefixFinishes() {
         let prefix = PassthroughSubject<Int, Never>()
         let suffix = PassthroughSubject<Int, Never>()
-        let suffixSubscriptions = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let suffixSubscriptions = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         suffix.handleEvents(receiveSubscription: { _ in suffixSubscriptions.append(1) })
             .prepend(prefix).subscribe(recorder)
         suffix.send(-1)
@@ -40,9 +41,9 @@ struct OperatorsPrependTests {
     }
 
     @Test func prefixFailureEndsTheStream() {
-        let suffixSubscriptions = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
-        Just(5).setFailureTypeForOpsA(OpsATestError.self)
+        let suffixSubscriptions = LockedLog<Int>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
+        Just(5).setFailureTypeForOpsA(TestError.self)
             .handleEvents(receiveSubscription: { _ in suffixSubscriptions.append(1) })
             .prepend(Fail(error: .boom))
             .subscribe(recorder)
@@ -51,8 +52,8 @@ struct OperatorsPrependTests {
     }
 
     @Test func suffixFailureIsForwarded() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.prepend(0).subscribe(recorder)
         subject.send(1)
         subject.send(completion: .failure(.boom))
@@ -60,8 +61,8 @@ struct OperatorsPrependTests {
     }
 
     @Test func honoursDemandAcrossTheSwitch() {
-        let suffixRequests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let suffixRequests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         (10...12).publisher.handleEvents(receiveRequest: { suffixRequests.append($0) })
             .prepend(1, 2).subscribe(recorder)
         #expect(recorder.events == [.value(1)])
@@ -78,8 +79,8 @@ struct OperatorsPrependTests {
     }
 
     @Test func leftoverDemandCarriesOverToTheSuffix() {
-        let suffixRequests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(3))
+        let suffixRequests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(3), releasesSubscription: [.onCompletion, .onCancel])
         (10...12).publisher.handleEvents(receiveRequest: { suffixRequests.append($0) })
             .prepend(1).subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(10), .value(11)])
@@ -88,8 +89,8 @@ struct OperatorsPrependTests {
     }
 
     @Test func cancelDuringThePrefixNeverSubscribesTheSuffix() {
-        let suffixSubscriptions = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let suffixSubscriptions = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         Just(9).handleEvents(receiveSubscription: { _ in suffixSubscriptions.append(1) })
             .prepend(1, 2).subscribe(recorder)
         recorder.cancel()
@@ -100,8 +101,8 @@ struct OperatorsPrependTests {
 
     @Test func cancelDuringTheSuffixCancelsIt() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).prepend(0).subscribe(recorder)
         subject.send(1)
         recorder.cancel()

@@ -1,16 +1,17 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: removeDuplicates")
 struct OperatorsRemoveDuplicatesTests {
     @Test func dropsConsecutiveEqualValues() {
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 1, 2, 2, 2, 1, 3, 3].publisher.removeDuplicates().subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(2), .value(1), .value(3), .finished])
     }
 
     @Test func byUsesThePredicate() {
-        let recorder = OpsARecorder<String, Never>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [.onCompletion, .onCancel])
         ["a", "A", "b", "B", "a"].publisher
             .removeDuplicates { $0.lowercased() == $1.lowercased() }.subscribe(recorder)
         #expect(recorder.events == [.value("a"), .value("b"), .value("a"), .finished])
@@ -18,15 +19,15 @@ struct OperatorsRemoveDuplicatesTests {
 
     @Test func comparesWithTheLastPublishedValue() {
         // "Within 1" is not transitive: 3 is compared with 1 (published), not 2 (dropped).
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 2, 3, 4].publisher.removeDuplicates { abs($0 - $1) <= 1 }.subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(3), .finished])
     }
 
     @Test func eachSubscriptionStartsAfresh() {
         let publisher = [5, 5].publisher.removeDuplicates()
-        let first = OpsARecorder<Int, Never>()
-        let second = OpsARecorder<Int, Never>()
+        let first = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        let second = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         publisher.subscribe(first)
         publisher.subscribe(second)
         #expect(first.events == [.value(5), .finished])
@@ -34,8 +35,8 @@ struct OperatorsRemoveDuplicatesTests {
     }
 
     @Test func forwardsFailure() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.removeDuplicates().subscribe(recorder)
         subject.send(1)
         subject.send(1)
@@ -44,8 +45,8 @@ struct OperatorsRemoveDuplicatesTests {
     }
 
     @Test func asksForOneMoreForEachDuplicate() {
-        let requests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let requests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         [1, 1, 2, 2, 3].publisher.handleEvents(receiveRequest: { requests.append($0) })
             .removeDuplicates().subscribe(recorder)
         #expect(recorder.events == [.value(1)])
@@ -62,8 +63,8 @@ struct OperatorsRemoveDuplicatesTests {
 
     @Test func cancelStopsDeliveryAndCancelsUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).removeDuplicates().subscribe(recorder)
         subject.send(1)
         recorder.cancel()

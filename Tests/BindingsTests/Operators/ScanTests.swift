@@ -1,24 +1,25 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: scan")
 struct OperatorsScanTests {
     @Test func publishesEachRunningResult() {
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 2, 3].publisher.scan(0, +).subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(3), .value(6), .finished])
     }
 
     @Test func resultTypeMayDiffer() {
-        let recorder = OpsARecorder<String, Never>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [.onCompletion, .onCancel])
         ["a", "b", "c"].publisher.scan("") { $0 + $1 }.subscribe(recorder)
         #expect(recorder.events == [.value("a"), .value("ab"), .value("abc"), .finished])
     }
 
     @Test func eachSubscriptionStartsFromTheInitialResult() {
         let publisher = [1, 2].publisher.scan(10, +)
-        let first = OpsARecorder<Int, Never>()
-        let second = OpsARecorder<Int, Never>()
+        let first = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        let second = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         publisher.subscribe(first)
         publisher.subscribe(second)
         #expect(first.events == [.value(11), .value(13), .finished])
@@ -26,8 +27,8 @@ struct OperatorsScanTests {
     }
 
     @Test func forwardsFailure() {
-        let subject = PassthroughSubject<Int, OpsATestError>()
-        let recorder = OpsARecorder<Int, OpsATestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [.onCompletion, .onCancel])
         subject.scan(0, +).subscribe(recorder)
         subject.send(4)
         subject.send(completion: .failure(.boom))
@@ -35,8 +36,8 @@ struct OperatorsScanTests {
     }
 
     @Test func honoursDemandOneAtATime() {
-        let requests = OpsALog<Subscribers.Demand>()
-        let recorder = OpsARecorder<Int, Never>(demand: .max(1))
+        let requests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
         [1, 2, 3].publisher.handleEvents(receiveRequest: { requests.append($0) })
             .scan(0, +).subscribe(recorder)
         #expect(recorder.events == [.value(1)])
@@ -50,8 +51,8 @@ struct OperatorsScanTests {
 
     @Test func cancelStopsDeliveryAndCancelsUpstream() {
         let subject = PassthroughSubject<Int, Never>()
-        let cancels = OpsALog<Int>()
-        let recorder = OpsARecorder<Int, Never>()
+        let cancels = LockedLog<Int>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         subject.handleEvents(receiveCancel: { cancels.append(1) }).scan(0, +).subscribe(recorder)
         subject.send(1)
         subject.send(2)

@@ -1,20 +1,21 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Operators: sequence publisher (for prepend)")
 struct OperatorsSequencePublisherTests {
     @Test func publishesEveryElementThenFinishes() {
-        let recorder = OpsARecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [1, 2, 3].publisher.subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(2), .value(3), .finished])
-        let empty = OpsARecorder<Int, Never>()
+        let empty = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
         [Int]().publisher.subscribe(empty)
         #expect(empty.events == [.finished])
         #expect(empty.violations.isEmpty)
     }
 
     @Test func finishesRightAfterTheLastElementWithoutMoreDemand() {
-        let recorder = OpsARecorder<Int, Never>(demand: .max(2))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(2), releasesSubscription: [.onCompletion, .onCancel])
         [1, 2].publisher.subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(2), .finished])
     }
@@ -22,7 +23,7 @@ struct OperatorsSequencePublisherTests {
     @Test func reentrantRequestsKeepOrderWithoutRecursion() {
         let publisher = (1...5).publisher
         var subscription: (any Subscription)?
-        let received = OpsALog<String>()
+        let received = LockedLog<String>()
         var depth = 0
         var maxDepth = 0
         let subscriber = AnySubscriber<Int, Never>(
@@ -43,11 +44,11 @@ struct OperatorsSequencePublisherTests {
     }
 
     @Test func cancelStopsTheElements() {
-        var cancelMe: OpsARecorder<Int, Never>?
-        let recorder = OpsARecorder<Int, Never>(onValue: { value in
+        var cancelMe: TestRecorder<Int, Never>?
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
+        recorder.onValue = { value in
             if value == 2 { cancelMe?.cancel() }
-            return .none
-        })
+        }
         cancelMe = recorder
         (1...5).publisher.subscribe(recorder)
         #expect(recorder.events == [.value(1), .value(2)])

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -5,13 +6,13 @@ import Testing
 // The type name starts with "Operators" so that `swift test --filter Operators` selects it.
 @Suite("Operators: switchToLatest")
 struct OperatorsSwitchToLatestTests {
-    typealias Inner = OpsBProbe<Int, OpsBError>
+    typealias Inner = TestPublisher<Int, TestError>
 
     @Test func deliversOnlyTheLatestInnerAndCancelsTheReplacedOne() {
-        let outer = PassthroughSubject<Inner, OpsBError>()
-        let first = Inner()
-        let second = Inner()
-        let recorder = OpsBRecorder<Int, OpsBError, Int>()
+        let outer = PassthroughSubject<Inner, TestError>()
+        let first = Inner(releasesSubscriberOnCompletion: true)
+        let second = Inner(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
         outer.send(first)
@@ -29,7 +30,7 @@ struct OperatorsSwitchToLatestTests {
         let outer = PassthroughSubject<PassthroughSubject<String, Never>, Never>()
         let first = PassthroughSubject<String, Never>()
         let second = PassthroughSubject<String, Never>()
-        let recorder = OpsBRecorder<String, Never, String>()
+        let recorder = TestRecorder<String, Never>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
         first.send("lost")                   // not subscribed yet
@@ -46,7 +47,7 @@ struct OperatorsSwitchToLatestTests {
 
     @Test func synchronousInnersAreDeliveredWithinTheirDemand() {
         let outer = PassthroughSubject<Just<Int>, Never>()
-        let recorder = OpsBRecorder<Int, Never, Int>(initial: .max(2))
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(2), releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
         outer.send(Just(10))
         outer.send(Just(20))
@@ -60,9 +61,9 @@ struct OperatorsSwitchToLatestTests {
     @Test func finishesWhenTheOuterAndTheCurrentInnerHaveFinished() {
         // The outer first.
         do {
-            let outer = PassthroughSubject<Inner, OpsBError>()
-            let inner = Inner()
-            let recorder = OpsBRecorder<Int, OpsBError, Int>()
+            let outer = PassthroughSubject<Inner, TestError>()
+            let inner = Inner(releasesSubscriberOnCompletion: true)
+            let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
             outer.switchToLatest().subscribe(recorder)
             outer.send(inner)
             outer.send(completion: .finished)
@@ -73,9 +74,9 @@ struct OperatorsSwitchToLatestTests {
         }
         // The inner first.
         do {
-            let outer = PassthroughSubject<Inner, OpsBError>()
-            let inner = Inner()
-            let recorder = OpsBRecorder<Int, OpsBError, Int>()
+            let outer = PassthroughSubject<Inner, TestError>()
+            let inner = Inner(releasesSubscriberOnCompletion: true)
+            let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
             outer.switchToLatest().subscribe(recorder)
             outer.send(inner)
             inner.send(completion: .finished)
@@ -85,18 +86,18 @@ struct OperatorsSwitchToLatestTests {
         }
         // No inner at all.
         do {
-            let outer = PassthroughSubject<Inner, OpsBError>()
-            let recorder = OpsBRecorder<Int, OpsBError, Int>()
+            let outer = PassthroughSubject<Inner, TestError>()
+            let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
             outer.switchToLatest().subscribe(recorder)
             outer.send(completion: .finished)
             #expect(recorder.events == [.finished])
         }
         // A replaced inner finishing does not count.
         do {
-            let outer = PassthroughSubject<Inner, OpsBError>()
-            let first = Inner()
-            let second = Inner()
-            let recorder = OpsBRecorder<Int, OpsBError, Int>()
+            let outer = PassthroughSubject<Inner, TestError>()
+            let first = Inner(releasesSubscriberOnCompletion: true)
+            let second = Inner(releasesSubscriberOnCompletion: true)
+            let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
             outer.switchToLatest().subscribe(recorder)
             outer.send(first)
             outer.send(second)
@@ -109,39 +110,39 @@ struct OperatorsSwitchToLatestTests {
     }
 
     @Test func innerFailureFailsAtOnceAndCancelsTheOuter() {
-        let outer = OpsBProbe<Inner, OpsBError>()
-        let inner = Inner()
-        let recorder = OpsBRecorder<Int, OpsBError, Int>()
+        let outer = TestPublisher<Inner, TestError>(releasesSubscriberOnCompletion: true)
+        let inner = Inner(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
         outer.send(inner)
         inner.send(1)
-        inner.send(completion: .failure(OpsBError(4)))
+        inner.send(completion: .failure(TestError(4)))
         #expect(outer.cancelCount == 1)
-        outer.send(Inner())                  // sent after cancel: ignored
+        outer.send(Inner(releasesSubscriberOnCompletion: true))                  // sent after cancel: ignored
         outer.send(completion: .finished)
-        #expect(recorder.events == [.value(1), .failure(OpsBError(4))])
+        #expect(recorder.events == [.value(1), .failure(TestError(4))])
     }
 
     @Test func outerFailureFailsAtOnceAndCancelsTheInner() {
-        let outer = OpsBProbe<Inner, OpsBError>()
-        let inner = Inner()
-        let recorder = OpsBRecorder<Int, OpsBError, Int>()
+        let outer = TestPublisher<Inner, TestError>(releasesSubscriberOnCompletion: true)
+        let inner = Inner(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
         outer.send(inner)
-        outer.send(completion: .failure(OpsBError(5)))
+        outer.send(completion: .failure(TestError(5)))
         #expect(inner.cancelCount == 1)
         inner.send(1)
         inner.send(completion: .finished)
-        #expect(recorder.events == [.failure(OpsBError(5))])
+        #expect(recorder.events == [.failure(TestError(5))])
     }
 
     @Test func demandGoesToTheCurrentInnerAndWhatIsLeftToTheNextOne() {
-        let outer = OpsBProbe<Inner, OpsBError>()
-        let first = Inner()
-        let second = Inner()
-        let recorder = OpsBRecorder<Int, OpsBError, Int>(initial: .max(2))
+        let outer = TestPublisher<Inner, TestError>(releasesSubscriberOnCompletion: true)
+        let first = Inner(releasesSubscriberOnCompletion: true)
+        let second = Inner(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .max(2), releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
         #expect(outer.requests == [.unlimited])
 
@@ -161,9 +162,9 @@ struct OperatorsSwitchToLatestTests {
     }
 
     @Test func demandReturnedFromReceiveGoesToTheCurrentInner() {
-        let outer = PassthroughSubject<Inner, OpsBError>()
-        let inner = Inner()
-        let recorder = OpsBRecorder<Int, OpsBError, Int>(initial: .max(1), perValue: .max(1))
+        let outer = PassthroughSubject<Inner, TestError>()
+        let inner = Inner(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .max(1), demandPerValue: .max(1), releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
         outer.send(inner)
         inner.send(1)
@@ -173,9 +174,9 @@ struct OperatorsSwitchToLatestTests {
     }
 
     @Test func cancelCancelsTheOuterAndTheCurrentInner() {
-        let outer = OpsBProbe<Inner, OpsBError>()
-        let inner = Inner()
-        let recorder = OpsBRecorder<Int, OpsBError, Int>()
+        let outer = TestPublisher<Inner, TestError>(releasesSubscriberOnCompletion: true)
+        let inner = Inner(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         outer.switchToLatest().subscribe(recorder)
 
         outer.send(inner)
@@ -191,17 +192,17 @@ struct OperatorsSwitchToLatestTests {
 
     @Test func neverFailingOuterOfFailableInners() {
         let outer = PassthroughSubject<Inner, Never>()
-        let inner = Inner()
-        let recorder = OpsBRecorder<Int, OpsBError, Int>()
-        let switched: Publishers.SwitchToLatest<Inner, Publishers.SetFailureType<PassthroughSubject<Inner, Never>, OpsBError>> =
+        let inner = Inner(releasesSubscriberOnCompletion: true)
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
+        let switched: Publishers.SwitchToLatest<Inner, Publishers.SetFailureType<PassthroughSubject<Inner, Never>, TestError>> =
             outer.switchToLatest()
         switched.subscribe(recorder)
 
         outer.send(inner)
         inner.send(1)
         outer.send(completion: .finished)
-        inner.send(completion: .failure(OpsBError(9)))
-        #expect(recorder.events == [.value(1), .failure(OpsBError(9))])
+        inner.send(completion: .failure(TestError(9)))
+        #expect(recorder.events == [.value(1), .failure(TestError(9))])
     }
 
     @Test func neverFailingOuterOfNeverFailingInners() {
@@ -216,12 +217,12 @@ struct OperatorsSwitchToLatestTests {
     }
 
     @Test func releasesItsSubscriberAfterCompletionAndCancel() {
-        weak var weakRecorder: OpsBRecorder<Int, Never, Int>?
+        weak var weakRecorder: TestRecorder<Int, Never>?
         weak var weakSubscription: AnyObject?
         let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
         let inner = PassthroughSubject<Int, Never>()
         do {
-            let recorder = OpsBRecorder<Int, Never, Int>()
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
             weakRecorder = recorder
             outer.switchToLatest().subscribe(recorder)
             weakSubscription = recorder.subscription as AnyObject
@@ -233,7 +234,7 @@ struct OperatorsSwitchToLatestTests {
         #expect(weakSubscription == nil)
 
         do {
-            let recorder = OpsBRecorder<Int, Never, Int>()
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
             weakRecorder = recorder
             outer.switchToLatest().subscribe(recorder)
             weakSubscription = recorder.subscription as AnyObject
@@ -250,7 +251,7 @@ struct OperatorsSwitchToLatestTests {
         let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
         let first = PassthroughSubject<Int, Never>()
         let second = PassthroughSubject<Int, Never>()
-        let detector = OpsBOverlapDetector()
+        let detector = OverlapDetector()
         let entered = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
         var received: [Int] = []
@@ -284,13 +285,13 @@ struct OperatorsSwitchToLatestTests {
         let count = 20_000
         let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
         let inners = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
-        let detector = OpsBOverlapDetector()
+        let detector = OverlapDetector()
         var received: [Int] = []   // appended without a lock on purpose
         let cancellable = outer.switchToLatest().sink { value in
             // A wide window: two deliveries can only overlap around a switch.
             detector.watch(spins: 5_000) { received.append(value) }
         }
-        let sendersDone = OpsBCounter()
+        let sendersDone = Counter()
         let senders: [@Sendable () -> Void] = inners.enumerated().map { index, inner in
             {
                 for value in 0..<count { inner.send(index * count + value) }
@@ -305,7 +306,7 @@ struct OperatorsSwitchToLatestTests {
                 round += 1
             }
         }
-        opsBRunConcurrently(senders + [switcher])
+        runConcurrently(senders + [switcher])
 
         #expect(detector.overlaps == 0)
         #expect(received.filter { $0 < count } == received.filter { $0 < count }.sorted())

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -19,39 +20,6 @@ final class RelIndexedModel: KeyValueObservable {
     var items = ["a", "b"]
 }
 
-/// A subscriber that requests nothing by itself, so that the test can make the request.
-final class RelDemandSubscriber<Input>: Subscriber, @unchecked Sendable {
-    // `@unchecked Sendable`: used on one thread in these tests.
-    typealias Failure = Never
-    var subscription: (any Subscription)?
-    var values: [Input] = []
-
-    func receive(subscription: any Subscription) { self.subscription = subscription }
-    func receive(_ input: Input) -> Subscribers.Demand {
-        values.append(input)
-        return .none
-    }
-    func receive(completion: Subscribers.Completion<Never>) {}
-
-    /// Requests `demand` from the subscription.
-    func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
-
-    func cancel() {
-        subscription?.cancel()
-        subscription = nil
-    }
-}
-
-/// Hands a model to another thread, breaking its isolation on purpose (the misuse under
-/// test). `@unchecked Sendable`: nothing guards `value`; that is the point.
-final class RelIsolationBreaker<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-/// A number the optimizer cannot fold, so that the misuse happens at run time.
-func relRuntime(_ value: Int) -> Int { CommandLine.arguments.count > 1_000_000 ? 0 : value }
-
 @Suite("Reliability: programmer errors stop the program")
 struct RelExitTests {
     static let zeroDemand = "request(_:) was called with a demand of zero"
@@ -59,143 +27,143 @@ struct RelExitTests {
     @Test func zeroDemandOnAKeyPathSubscription() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = RelExitModel()
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             model.publisher(for: \.doubled).subscribe(subscriber)
-            subscriber.request(.max(relRuntime(0)))
+            subscriber.request(.max(runtimeValue(0)))
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnAProjection() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = RelExitModel()
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             model.$a.subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnAnObservableValue() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let value = ObservableValue(1)
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             value.subscribe(subscriber)
-            subscriber.request(.max(relRuntime(0)))
+            subscriber.request(.max(runtimeValue(0)))
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandThroughMap() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = RelExitModel()
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             model.$a.map { $0 + 1 }.subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnCombineLatest() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = RelExitModel()
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             model.$a.combineLatest(ObservableValue(2)) { $0 + $1 }.subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnMerge() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             ObservableValue(1).merge(with: ObservableValue(2)).subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnReceiveOn() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             ObservableValue(1).receive(on: ImmediateScheduler.shared).subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnSwitchToLatest() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             ObservableValue(1).map { ObservableValue($0) }.switchToLatest().subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnFlatMap() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             ObservableValue(1).flatMap { ObservableValue($0) }.subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnDebounce() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             ObservableValue(1).debounce(for: .seconds(1), scheduler: DispatchQueue.global()).subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(result).contains(Self.zeroDemand))
+        #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
     @Test func zeroDemandOnASequenceAndPrepend() async {
         let sequence = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             [1, 2, 3].publisher.subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(sequence).contains(Self.zeroDemand))
+        #expect(standardError(of: sequence).contains(Self.zeroDemand))
         let prepend = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             ObservableValue(1).prepend(0).subscribe(subscriber)
             subscriber.request(.none)
         }
-        #expect(relStandardError(prepend).contains(Self.zeroDemand))
+        #expect(standardError(of: prepend).contains(Self.zeroDemand))
     }
 
     @Test func negativeDropFirstNamesTheCount() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = ObservableValue(1).dropFirst(relRuntime(-2))
+            _ = ObservableValue(1).dropFirst(runtimeValue(-2))
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("dropFirst(-2) needs a count of 0 or more"), "stderr: \(message)")
     }
 
     @Test func negativePrefixNamesTheLength() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = ObservableValue(1).prefix(relRuntime(-1))
+            _ = ObservableValue(1).prefix(runtimeValue(-1))
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("prefix(-1) needs a length of 0 or more"), "stderr: \(message)")
     }
 
     @Test func notANumberIntervalIsNamed() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double(relRuntime(0)) / 0.0)
+            _ = DispatchQueue.SchedulerTimeType.Stride.seconds(Double(runtimeValue(0)) / 0.0)
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("a scheduler interval of NaN seconds"), "stderr: \(message)")
     }
 
     @Test func negativeOutputRangeIsNamed() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let start = relRuntime(-1)
+            let start = runtimeValue(-1)
             _ = Publishers.Output(upstream: ObservableValue(1), range: start..<2)
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("Publishers.Output needs a range of positions 0 or more"), "stderr: \(message)")
     }
 
@@ -211,7 +179,7 @@ struct RelExitTests {
             _ = await iterator.next()
             _ = await first
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("next() was called on a publisher's values iterator while another next() was waiting"),
                 "stderr: \(message)")
     }
@@ -221,7 +189,7 @@ struct RelExitTests {
             let model = RelIndexedModel()
             model.willChange(.setting, valuesAt: RangeSet(0 ..< 1), for: \.items)
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("willChange(.setting, valuesAt:for:) announces an indexed change"), "stderr: \(message)")
         #expect(message.contains("use willChangeValue(for:) for a set"), "stderr: \(message)")
     }
@@ -231,7 +199,7 @@ struct RelExitTests {
             let model = RelIndexedModel()
             model.didChange(.insertion, valuesAt: RangeSet(0 ..< 1), for: \.items)
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("without a matching willChange(insertion, valuesAt:for:)"), "stderr: \(message)")
     }
 
@@ -240,7 +208,7 @@ struct RelExitTests {
             let model = RelIndexedModel()
             model.willChange(.removal, valuesAt: RangeSet(3 ..< 5), for: \.items)
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("was given indexes [Range(3..<5)] outside the collection's 0..<2"), "stderr: \(message)")
     }
 
@@ -248,7 +216,7 @@ struct RelExitTests {
     @Test func positiveDemandRuns() async {
         await #expect(processExitsWith: .success) {
             let model = RelExitModel()
-            let subscriber = RelDemandSubscriber<Int>()
+            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
             model.publisher(for: \.doubled).subscribe(subscriber)
             subscriber.request(.max(1))
             model.a = 5
@@ -266,27 +234,24 @@ struct RelExitTests {
             final class Listener {}
             let model = RelExitModel()
             let listener = Listener()
-            let breaker = RelIsolationBreaker((model, listener))
-            let log = RelLocked<[String]>([])
-            model.$a.bind(listener, skipInitialValue: true) { _, value in log.withLock { $0.append("listener \(value)") } }
-            let cancelled = RelLocked<AnyCancellable?>(model.$a.sink { value in log.withLock { $0.append("cancelled \(value)") } })
-            let late = RelLocked<AnyCancellable?>(nil)
+            let breaker = UncheckedBox((model, listener))   // one thread at a time: the callback waits
+            let log = LockedLog<String>()
+            model.$a.bind(listener, skipInitialValue: true) { _, value in log.append("listener \(value)") }
+            let cancelled = Locked<AnyCancellable?>(model.$a.sink { value in log.append("cancelled \(value)") })
+            let late = Locked<AnyCancellable?>(nil)
             let holder = model.$a.sink { value in
                 guard value == 2 else { return }
                 // Hands the model to another thread and waits for it.
-                let done = DispatchSemaphore(value: 0)
-                Thread {
+                runOnAnotherThread {
                     breaker.value.0.$a.unbind(breaker.value.1)
                     cancelled.withLock { $0?.cancel() }
-                    late.withLock { $0 = breaker.value.0.$a.sink { value in log.withLock { $0.append("late \(value)") } } }
+                    late.withLock { $0 = breaker.value.0.$a.sink { value in log.append("late \(value)") } }
                     breaker.value.0.a = 3
-                    done.signal()
-                }.start()
-                done.wait()
+                }
             }
             model.a = 2
             let expected = ["cancelled 1", "listener 2", "cancelled 2", "late 2", "late 3"]
-            let got = log.withLock { $0 }
+            let got = log.items
             if got != expected { fatalError("unexpected deliveries \(got)") }
             if model.a != 3 { fatalError("unexpected value \(model.a)") }
             withExtendedLifetime((holder, late, listener)) {}

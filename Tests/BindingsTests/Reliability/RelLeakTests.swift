@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -102,7 +103,10 @@ enum RelLeakAttachment: String, CaseIterable, CustomStringConvertible, Sendable 
             } <~ model.reactive.sum
             return owner
         case .subscriber:
-            let subscriber = RelLeakSubscriber(probe)
+            // Like `Sink`, it lets go of its subscription on completion and on cancel, so
+            // that its `weakSubscription` tells whether the library released it.
+            let subscriber = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
+            subscriber.onValue = { _ in probe.fire() }
             model.publisher(for: \.sum).subscribe(subscriber)
             return subscriber
         }
@@ -113,47 +117,9 @@ enum RelLeakAttachment: String, CaseIterable, CustomStringConvertible, Sendable 
         switch handle {
         case let cancellable as AnyCancellable: cancellable.cancel()
         case let token as KeyValueObservation: token.invalidate()
-        case let subscriber as RelLeakSubscriber: subscriber.cancel()
+        case let subscriber as TestRecorder<Int, Never>: subscriber.cancel()
         default: Issue.record("not a token: \(handle)")
         }
-    }
-}
-
-/// A subscriber that keeps its subscription only weakly, so that a test can see the
-/// library release it, and records the events.
-final class RelLeakSubscriber: Subscriber, @unchecked Sendable {
-    // `@unchecked Sendable`: used on one thread in these tests.
-    typealias Input = Int
-    typealias Failure = Never
-
-    weak var subscription: (any Subscription & AnyObject)?
-    private var strongSubscription: (any Subscription)?
-    var completions = 0
-    let probe: RelLeakProbe
-
-    init(_ probe: RelLeakProbe) { self.probe = probe }
-
-    func receive(subscription: any Subscription) {
-        self.subscription = subscription as? any Subscription & AnyObject
-        strongSubscription = subscription
-        subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-        probe.fire()
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {
-        completions += 1
-        strongSubscription = nil   // as Sink does: the subscription is dropped at the end
-    }
-
-    /// Cancels and drops the subscription, as Sink does.
-    func cancel() {
-        let subscription = strongSubscription
-        strongSubscription = nil
-        subscription?.cancel()
     }
 }
 
@@ -173,7 +139,7 @@ struct RelLeakTests {
             #expect(probe.fired == 2, "the current value, then the change")
             // A bare subscriber and its subscription hold each other until cancelled, as in
             // Combine: ending it is cancelling it.
-            if let subscriber = handle as? RelLeakSubscriber { subscriber.cancel() }
+            if let subscriber = handle as? TestRecorder<Int, Never> { subscriber.cancel() }
             handle = nil
         }
         #expect(weakHandle == nil, "the token or owner was kept alive")
@@ -193,9 +159,9 @@ struct RelLeakTests {
             attachment.poke(model)
         }
         RelLeakAttachment.end(handle)
-        if let subscriber = handle as? RelLeakSubscriber {
+        if let subscriber = handle as? TestRecorder<Int, Never> {
             // The test's own subscriber holds the probe; the library must drop its subscription.
-            #expect(subscriber.subscription == nil, "the library kept a cancelled subscription")
+            #expect(subscriber.weakSubscription == nil, "the library kept a cancelled subscription")
             return
         }
         #expect(weakProbe == nil, "cancel() or invalidate() kept the closure")
@@ -225,9 +191,9 @@ struct RelLeakTests {
         if attachment.releasesClosureWithModel {
             #expect(weakProbe == nil, "the observation kept its handler after the model was gone")
         }
-        if let subscriber = handle as? RelLeakSubscriber {
-            #expect(subscriber.completions == 1, "the subscriber heard that the model is gone")
-            #expect(subscriber.subscription == nil, "the library kept the subscription")
+        if let subscriber = handle as? TestRecorder<Int, Never> {
+            #expect(subscriber.events.filter { $0 == .finished }.count == 1, "the subscriber heard that the model is gone")
+            #expect(subscriber.weakSubscription == nil, "the library kept the subscription")
         }
         child?.x += 1   // a chain's old link is gone: nothing fires, nothing crashes
         handle = nil
@@ -252,7 +218,7 @@ struct RelLeakTests {
             }
             attachment.poke(model)
             #expect(probe.fired == 2)
-            if let subscriber = handle as? RelLeakSubscriber { subscriber.cancel() }
+            if let subscriber = handle as? TestRecorder<Int, Never> { subscriber.cancel() }
             handle = nil
         }
         #expect(weakHandle == nil)
@@ -387,11 +353,11 @@ struct RelLeakTests {
         weak var weakProbe: RelLeakProbe?
         weak var weakChannel: PropertyChannel<Int>?
         let listener = RelLeakOwner()
-        let subscriber: RelLeakSubscriber
+        let subscriber: TestRecorder<Int, Never>
         do {
             let probe = RelLeakProbe()
             weakProbe = probe
-            subscriber = RelLeakSubscriber(RelLeakProbe())
+            subscriber = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])
             let value = ObservableValue(0)
             weakChannel = value.channel
             value.bind(listener) { _, _ in probe.fire() }
@@ -401,8 +367,8 @@ struct RelLeakTests {
         }
         #expect(weakProbe == nil, "a listener's handler outlived its ObservableValue")
         #expect(weakChannel == nil, "the channel outlived its ObservableValue")
-        #expect(subscriber.completions == 1)
-        #expect(subscriber.subscription == nil)
+        #expect(subscriber.events.filter { $0 == .finished }.count == 1)
+        #expect(subscriber.weakSubscription == nil)
     }
 
     /// Operators hold their upstream subscription and downstream; cancelling the sink at the

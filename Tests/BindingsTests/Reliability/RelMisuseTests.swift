@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -20,17 +21,11 @@ final class RelMisuseOwner: BindingOwner {
     var subscriptions = Set<AnyCancellable>()
 }
 
-/// Records values in order.
-final class RelMisuseLog<Value> {
-    var values: [Value] = []
-    func append(_ value: Value) { values.append(value) }
-}
-
 @Suite("Reliability: misuse that must not stop the program")
 struct RelMisuseTests {
     @Test func bindingToAReleasedOwnerIsANoOp() {
         let model = RelMisuseModel()
-        let witness = RelMisuseLog<String>()
+        let witness = LockedLog<String>()
         let kept = model.$name.sink { witness.append($0) }
         var owner: RelMisuseOwner? = RelMisuseOwner()
         let target = owner!.reactive.text       // a target made while the owner lived
@@ -44,13 +39,13 @@ struct RelMisuseTests {
         second.cancel()
         third.cancel()
         model.name = "b"
-        #expect(witness.values == ["a", "b"])
+        #expect(witness.items == ["a", "b"])
         withExtendedLifetime(kept) {}
     }
 
     @Test func invalidatingAndCancellingTwiceIsHarmless() {
         let model = RelMisuseModel()
-        let witness = RelMisuseLog<String>()
+        let witness = LockedLog<String>()
         let kept = model.$name.sink { witness.append($0) }
         let token = model.observe(\.label) { _, _ in }
         let cancellable = model.reactive.label.sink { _ in }
@@ -60,7 +55,7 @@ struct RelMisuseTests {
         cancellable.cancel()
         model.name = "b"
         token.invalidate()
-        #expect(witness.values == ["a", "b"])
+        #expect(witness.items == ["a", "b"])
         #expect(model.$name.channel.observerCount == 1)
         withExtendedLifetime(kept) {}
     }
@@ -71,7 +66,7 @@ struct RelMisuseTests {
         let cancellable = model!.publisher(for: \.name).sink { _ in }
         // Observers of another model, made before and after, go on working.
         let other = RelMisuseModel()
-        let witness = RelMisuseLog<String>()
+        let witness = LockedLog<String>()
         let before = other.publisher(for: \.label).sink { witness.append("before:" + $0) }
         model = nil
         token.invalidate()
@@ -79,15 +74,15 @@ struct RelMisuseTests {
         token.invalidate()
         let after = other.$name.sink { witness.append("after:" + $0) }
         other.name = "z"
-        #expect(witness.values == ["before:a#0", "after:a", "before:z#0", "after:z"])
+        #expect(witness.items == ["before:a#0", "after:a", "before:z#0", "after:z"])
         withExtendedLifetime((before, after)) {}
     }
 
     @Test func cancellingItselfInsideItsCallbackLeavesTheOthersWorking() {
         let model = RelMisuseModel()
-        let before = RelMisuseLog<String>()
-        let after = RelMisuseLog<String>()
-        let quitter = RelMisuseLog<String>()
+        let before = LockedLog<String>()
+        let after = LockedLog<String>()
+        let quitter = LockedLog<String>()
         let first = model.$name.sink { before.append($0) }
         var own: AnyCancellable?
         own = model.$name.sink { value in
@@ -97,16 +92,16 @@ struct RelMisuseTests {
         let last = model.$name.sink { after.append($0) }
         model.name = "b"
         model.name = "c"
-        #expect(quitter.values == ["a", "b"])
-        #expect(before.values == ["a", "b", "c"])
-        #expect(after.values == ["a", "b", "c"])
+        #expect(quitter.items == ["a", "b"])
+        #expect(before.items == ["a", "b", "c"])
+        #expect(after.items == ["a", "b", "c"])
         withExtendedLifetime((first, last, own)) {}
     }
 
     @Test func cancellingAnotherObserverInsideACallbackStopsItAtOnce() {
         let model = RelMisuseModel()
-        let victim = RelMisuseLog<String>()
-        let witness = RelMisuseLog<String>()
+        let victim = LockedLog<String>()
+        let witness = LockedLog<String>()
         var victimToken: AnyCancellable?
         let killer = model.$name.sink { value in
             if value == "b" { victimToken?.cancel() }
@@ -115,8 +110,8 @@ struct RelMisuseTests {
         let kept = model.$name.sink { witness.append($0) }
         model.name = "b"   // the victim observes `label`, which depends on `name`: it is after the killer
         model.name = "c"
-        #expect(victim.values == ["a#0"], "nothing after cancel(), not even the value in delivery")
-        #expect(witness.values == ["a", "b", "c"])
+        #expect(victim.items == ["a#0"], "nothing after cancel(), not even the value in delivery")
+        #expect(witness.items == ["a", "b", "c"])
         withExtendedLifetime((killer, kept)) {}
     }
 
@@ -125,7 +120,7 @@ struct RelMisuseTests {
         var owner: RelMisuseOwner? = RelMisuseOwner()
         weak let weakOwner = owner
         let other = RelMisuseOwner()
-        let witness = RelMisuseLog<String>()
+        let witness = LockedLog<String>()
         model.reactive.label.bind(to: owner!) { target, label in
             target.texts.append(label)
             if label == "b#0" { owner = nil }   // the last strong reference, from its own callback
@@ -136,7 +131,7 @@ struct RelMisuseTests {
         #expect(weakOwner == nil)
         model.name = "c"
         #expect(other.text == "c#0")
-        #expect(witness.values == ["a", "b", "c"])
+        #expect(witness.items == ["a", "b", "c"])
         #expect(model.$name.channel.observerCount == 2, "the released owner's binding is gone")
         withExtendedLifetime(kept) {}
     }
@@ -144,7 +139,7 @@ struct RelMisuseTests {
     @Test func releasingTheModelInsideACallbackLeavesOtherModelsWorking() {
         var model: RelMisuseModel? = RelMisuseModel()
         let other = RelMisuseModel()
-        let witness = RelMisuseLog<String>()
+        let witness = LockedLog<String>()
         let kept = other.$name.sink { witness.append($0) }
         let value = ObservableValue(0)
         let bridge = value.sink { number in
@@ -155,7 +150,7 @@ struct RelMisuseTests {
         value.update(1)
         #expect(model == nil)
         other.name = "z"
-        #expect(witness.values == ["a", "z"])
+        #expect(witness.items == ["a", "z"])
         #expect(other.count == 1)
         token.invalidate()
         withExtendedLifetime((kept, bridge)) {}
@@ -163,8 +158,8 @@ struct RelMisuseTests {
 
     @Test func settingFromInsideItsOwnCallbackEndsWithTheLastValue() {
         let model = RelMisuseModel()
-        let first = RelMisuseLog<Int>()
-        let second = RelMisuseLog<Int>()
+        let first = LockedLog<Int>()
+        let second = LockedLog<Int>()
         let a = model.$count.sink { value in
             first.append(value)
             if value < 3 { model.count = value + 1 }   // re-entrant set of the same property
@@ -172,12 +167,12 @@ struct RelMisuseTests {
         let b = model.$count.sink { second.append($0) }
         // The first observer's initial value already set 1, 2, 3 from its callback (queued
         // behind the initial value, so it saw them all); the second joined at 3.
-        #expect(first.values == [0, 1, 2, 3])
-        #expect(second.values == [3])
+        #expect(first.items == [0, 1, 2, 3])
+        #expect(second.items == [3])
         model.count = 1
         // Queued, not nested: everyone gets every value, in order, and ends current.
-        #expect(first.values == [0, 1, 2, 3, 1, 2, 3])
-        #expect(second.values == [3, 1, 2, 3])
+        #expect(first.items == [0, 1, 2, 3, 1, 2, 3])
+        #expect(second.items == [3, 1, 2, 3])
         #expect(model.count == 3)
         withExtendedLifetime((a, b)) {}
     }
@@ -199,7 +194,7 @@ struct RelMisuseTests {
             if initial != [42, 42] || names != ["a", "b"] { fatalError("wrong values: \(initial) \(names)") }
             withExtendedLifetime((first, second, witness)) {}
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("observing \\RelMisuseModel."), "the warning names the key path's root: \(message)")
         #expect(message.contains("reads no @Observed storage"))
         #expect(message.ranges(of: "Bindings warning").count == 1, "once per key path: \(message)")
@@ -215,30 +210,30 @@ struct RelMisuseTests {
             let token = model.observe(\.plain, options: [.initial]) { _, _ in }
             withExtendedLifetime(token) {}
         }
-        let message = relStandardError(result)
+        let message = standardError(of: result)
         #expect(message.contains("observing \\RelMisuseModel.plain,"), "\(message)")
         #expect(message.contains("Mark the stored properties it reads @Observed"), "\(message)")
     }
 
     @Test func untrackedObservationsDoNotDisturbOthers() {
         let model = RelMisuseModel()
-        let untracked = RelMisuseLog<Int>()
-        let witness = RelMisuseLog<String>()
+        let untracked = LockedLog<Int>()
+        let witness = LockedLog<String>()
         let a = model.publisher(for: \.untracked).sink { untracked.append($0) }
         let b = model.reactive.label.sink { witness.append($0) }
         model.plain = 5
         model.count = 1
-        #expect(untracked.values == [0])
-        #expect(witness.values == ["a#0", "a#1"])
+        #expect(untracked.items == [0])
+        #expect(witness.items == ["a#0", "a#1"])
         a.cancel()
         model.count = 2
-        #expect(witness.values == ["a#0", "a#1", "a#2"])
+        #expect(witness.items == ["a#0", "a#1", "a#2"])
         withExtendedLifetime(b) {}
     }
 
     @Test func subjectsIgnoreSendsAfterCompletionAndServeLateSubscribers() {
         let subject = PassthroughSubject<Int, Never>()
-        let values = RelMisuseLog<Int>()
+        let values = LockedLog<Int>()
         var completions = 0
         let c = subject.sink(receiveCompletion: { _ in completions += 1 }, receiveValue: { values.append($0) })
         subject.send(1)
@@ -247,7 +242,7 @@ struct RelMisuseTests {
         subject.send(completion: .finished)
         var late = 0
         let d = subject.sink(receiveCompletion: { _ in late += 1 }, receiveValue: { _ in late += 100 })
-        #expect(values.values == [1])
+        #expect(values.items == [1])
         #expect(completions == 1)
         #expect(late == 1)
         withExtendedLifetime((c, d)) {}

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Synchronization
 import Testing
 @testable import Bindings
@@ -57,24 +58,24 @@ struct RelStressTests {
     /// Everything the threads share.
     final class World: @unchecked Sendable {
         // `@unchecked Sendable`: the shared values and subject are thread-safe; everything
-        // mutable is behind a `RelLocked`.
+        // mutable is behind a `Locked`.
         let values = [ObservableValue(RelStressSetup.encode(thread: 0, seq: 0)),
                       ObservableValue(RelStressSetup.encode(thread: 0, seq: 0))]
         let subject = CurrentValueSubject<Int, Never>(RelStressSetup.encode(thread: 0, seq: 0))
-        let pool = RelLocked<[RelStressHandle]>([])
-        let owners = RelLocked<[RelStressOwner]>([])
-        let probes = RelLocked<[RelStressProbe]>([])
-        let failures = RelLocked<[String]>([])
+        let pool = Locked<[RelStressHandle]>([])
+        let owners = Locked<[RelStressOwner]>([])
+        let probes = Locked<[RelStressProbe]>([])
+        let failures = Locked<[String]>([])
         /// Per shared target (two values, then the subject) and thread: the number of
         /// updates, and the sequence number of the last (the initial value is thread 0's 0).
-        let updateCounts = RelLocked<[[Int]]>(Array(repeating: Array(repeating: 0, count: RelStressSetup.threads), count: 3))
-        let lastSeq = RelLocked<[[Int]]>(Array(
+        let updateCounts = Locked<[[Int]]>(Array(repeating: Array(repeating: 0, count: RelStressSetup.threads), count: 3))
+        let lastSeq = Locked<[[Int]]>(Array(
             repeating: [0] + Array(repeating: -1, count: RelStressSetup.threads - 1), count: 3))
         /// Each thread's models at the end, handed to the checking thread.
-        let finalModels = RelLocked<[Homed]>([])
-        let models = RelCounter()
-        let ownerCounter = RelCounter()
-        let canaries = RelCounter()
+        let finalModels = Locked<[Homed]>([])
+        let models = LiveCounter()
+        let ownerCounter = LiveCounter()
+        let canaries = LiveCounter()
         let stats = Stats()
 
         func fail(_ message: String) { failures.withLock { $0.append(message) } }
@@ -103,16 +104,16 @@ struct RelStressTests {
 
         let deadline = RelDeadline(seconds: Self.timeCap)
         let seed = UInt64(RelEnvironment.variable("REL_STRESS_SEED") ?? "") ?? 0x5EED
-        RelThreads.run(RelStressSetup.threads) { thread in
+        runConcurrently(threads: RelStressSetup.threads) { thread in
             Self.work(thread: thread, world: world, deadline: deadline, seed: seed)
         }
         let seconds = deadline.elapsedSeconds
 
         // Exact counts: the permanent observers saw every update, each thread's in order.
-        let updates = world.updateCounts.snapshot
-        let lastSeq = world.lastSeq.snapshot
+        let updates = world.updateCounts.value
+        let lastSeq = world.lastSeq.value
         for (probe, _) in permanent {
-            let state = probe.state.snapshot
+            let state = probe.state.value
             let column: Int
             let current: Int
             switch probe.target {
@@ -132,7 +133,7 @@ struct RelStressTests {
         }
         checkProbes(world)
         checkOwners(world)
-        let failures = world.failures.snapshot
+        let failures = world.failures.value
         #expect(failures.isEmpty, "\(failures.prefix(10))")
 
         // Teardown: end every handle, then everything must be gone.
@@ -146,14 +147,14 @@ struct RelStressTests {
         #expect(world.subject.core.channel.observerCount == 0)
         #expect(world.models.live == 0, "models leaked: \(world.models.live)")
         #expect(world.ownerCounter.live == 0, "owners leaked: \(world.ownerCounter.live)")
-        #expect(world.canaries.live == 0, "captured objects leaked: \(world.canaries.live) of \(world.canaries.created.load(ordering: .relaxed))")
+        #expect(world.canaries.live == 0, "captured objects leaked: \(world.canaries.live) of \(world.canaries.created.value)")
 
         let total = world.stats.total
         #expect(total >= RelStressSetup.threads * 100, "too few operations ran to prove anything")
         RelEnvironment.report(
             "stress mixed: \(total) operations on \(RelStressSetup.threads) threads in "
-                + "\(String(format3: seconds)) s (\(world.stats.summary)); models \(world.models.created.load(ordering: .relaxed)), "
-                + "owners \(world.ownerCounter.created.load(ordering: .relaxed)), observers \(world.probes.snapshot.count)")
+                + "\(String(format3: seconds)) s (\(world.stats.summary)); models \(world.models.created.value), "
+                + "owners \(world.ownerCounter.created.value), observers \(world.probes.value.count)")
     }
 
     /// Observations of computed and chained key paths, made on their model's thread and
@@ -161,30 +162,30 @@ struct RelStressTests {
     /// every dependency link must still be gone at the end (no derived observation left
     /// registered on the model).
     @Test func derivedObservationsEndedOnOtherThreadsLeaveNothingBehind() {
-        let models = RelCounter()
-        let canaries = RelCounter()
-        let pool = RelLocked<[AnyObject]>([])
+        let models = LiveCounter()
+        let canaries = LiveCounter()
+        let pool = Locked<[AnyObject]>([])
         let made = Atomic<Int>(0)
         let ended = Atomic<Int>(0)
         let sets = Atomic<Int>(0)
         let homeDone = Atomic<Bool>(false)
         let deadline = RelDeadline(seconds: Self.timeCap)
-        let failures = RelLocked<[String]>([])
-        RelThreads.run(RelStressSetup.threads) { thread in
+        let failures = Locked<[String]>([])
+        runConcurrently(threads: RelStressSetup.threads) { thread in
             if thread == 0 {
                 let model = RelStressModel(counter: models)
                 var operations = 0
                 while operations < Self.operationsPerThread * 2, !deadline.passed {
                     operations += 1
                     if pool.withLock({ $0.count }) < 64 {
-                        let canary = RelCanary(canaries)
+                        let canary = Canary(canaries)
                         let handle: AnyObject
                         switch operations % 4 {
                         case 0: handle = model.publisher(for: \.sum).sink { _ in canary.touch() }
                         case 1: handle = model.observe(\.child.x, options: [.new]) { _, _ in canary.touch() }
                         case 2: handle = model.reactive.pick.sink { _ in canary.touch() }
                         default:
-                            let owner = RelStressOwner(counter: RelCounter(), sharedIndex: 0)
+                            let owner = RelStressOwner(counter: LiveCounter(), sharedIndex: 0)
                             owner.reactive.lastA <~ model.reactive.sum.handleEvents(receiveOutput: { _ in canary.touch() })
                             handle = owner
                         }
@@ -230,7 +231,7 @@ struct RelStressTests {
                 }
             }
         }
-        #expect(failures.snapshot.isEmpty, "\(failures.snapshot)")
+        #expect(failures.value.isEmpty, "\(failures.value)")
         #expect(made.load(ordering: .relaxed) == ended.load(ordering: .relaxed))
         #expect(models.live == 0)
         #expect(canaries.live == 0, "closures of ended observations still alive: \(canaries.live)")
@@ -246,12 +247,12 @@ struct RelStressTests {
         let userLock = Lock()
         let value = ObservableValue(0)
         let subject = PassthroughSubject<Int, Never>()
-        let pool = RelLocked<[AnyCancellable]>([])
+        let pool = Locked<[AnyCancellable]>([])
         let received = Atomic<Int>(0)
         let operations = Atomic<Int>(0)
         let deadline = RelDeadline(seconds: Self.timeCap)
         let watchdog = RelWatchdog(seconds: 120, what: "callbacksTakingTheirOwnLocksDoNotDeadlock")
-        RelThreads.run(RelStressSetup.threads) { thread in
+        runConcurrently(threads: RelStressSetup.threads) { thread in
             var random = RelRandom(seed: 0xD1 &+ UInt64(thread))
             var count = 0
             while count < Self.operationsPerThread, !deadline.passed {
@@ -342,7 +343,7 @@ struct RelStressTests {
     static func makeHomed(_ world: World) -> Homed {
         let model = RelStressModel(counter: world.models)
         let probe = world.probe(.model(.a), model)
-        let canary = RelCanary(world.canaries)
+        let canary = Canary(world.canaries)
         let resident = model.$a.sink { value in
             canary.touch()
             probe.record(value)
@@ -351,7 +352,7 @@ struct RelStressTests {
     }
 
     static func checkResident(_ homed: Homed, world: World) {
-        let state = homed.residentProbe.state.snapshot
+        let state = homed.residentProbe.state.value
         if state.count != 1 + homed.setsOfA || state.last != homed.model.a || state.disorder != 0 {
             world.fail("resident observer of a: \(state.count) values for \(homed.setsOfA) sets, last \(state.last), a \(homed.model.a)")
         }
@@ -373,7 +374,7 @@ struct RelStressTests {
     static func subscribeToModel(_ model: RelStressModel, world: World, random: inout RelRandom) {
         let key = RelStressKey.allCases[random.below(RelStressKey.allCases.count)]
         let probe = world.probe(.model(key), model)
-        let canary = RelCanary(world.canaries)
+        let canary = Canary(world.canaries)
         let handle: RelStressHandle
         let way = random.below(5)
         probe.state.withLock { $0.how = ["publisher.sink", "observe", "publisher.removeDuplicates.map.sink", "$a.sink setting echo", "reactive.sink"][way == 3 && key != .a ? 4 : way] }
@@ -410,7 +411,7 @@ struct RelStressTests {
     }
 
     static func subscribeToShared(world: World, random: inout RelRandom) {
-        let canary = RelCanary(world.canaries)
+        let canary = Canary(world.canaries)
         let choice = random.below(4)
         if choice == 3 {
             let probe = world.probe(.subject, nil)
@@ -452,7 +453,7 @@ struct RelStressTests {
         let index = random.below(world.values.count)
         let owner = RelStressOwner(counter: world.ownerCounter, sharedIndex: index)
         owner.model = model
-        let canary = RelCanary(world.canaries)
+        let canary = Canary(world.canaries)
         owner.reactive.lastA <~ model.reactive.a
         world.values[index].bind(to: owner) { owner, value in
             canary.touch()
@@ -491,8 +492,8 @@ struct RelStressTests {
         var lateDeliveries = 0
         var checked = 0
         var details: [String] = []
-        for probe in world.probes.snapshot {
-            let state = probe.state.snapshot
+        for probe in world.probes.value {
+            let state = probe.state.value
             disorder += state.disorder
             if state.disorder > 0 || (state.cancelled && state.count - state.countAtCancel > 1) {
                 details.append("\(probe.target) via \(state.how): recent \(state.recent), received \(state.count - state.countAtCancel) after cancel: \(state.afterCancel)")
@@ -521,7 +522,7 @@ struct RelStressTests {
     }
 
     func checkOwners(_ world: World) {
-        for owner in world.owners.snapshot {
+        for owner in world.owners.value {
             if let model = owner.model {
                 #expect(owner.lastA == model.a, "a bound owner ended stale")
             }

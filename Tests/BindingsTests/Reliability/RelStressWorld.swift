@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -29,15 +30,15 @@ final class RelStressModel: KeyValueObservable {
     var seq = 0
     var sum: Int { a + b }
     var pick: Int { flag ? a : b }
-    let counter: RelCounter
+    let counter: LiveCounter
 
-    init(counter: RelCounter) {
+    init(counter: LiveCounter) {
         self.counter = counter
         child = RelStressChild(x: 0)
-        counter.created.add(1, ordering: .relaxed)
+        counter.created.increment(ordering: .relaxed)
     }
 
-    deinit { counter.destroyed.add(1, ordering: .releasing) }
+    deinit { counter.destroyed.increment(ordering: .releasing) }
 
     func next() -> Int {
         seq += 1
@@ -59,18 +60,18 @@ final class RelStressOwner: BindingOwner {
         set { storedShared.store(newValue, ordering: .relaxed) }
     }
     var subscriptions = Set<AnyCancellable>()
-    let counter: RelCounter
+    let counter: LiveCounter
     /// The model whose `a` is bound, weakly (an owner must not keep a model alive).
     weak var model: RelStressModel?
     let sharedIndex: Int
 
-    init(counter: RelCounter, sharedIndex: Int) {
+    init(counter: LiveCounter, sharedIndex: Int) {
         self.counter = counter
         self.sharedIndex = sharedIndex
-        counter.created.add(1, ordering: .relaxed)
+        counter.created.increment(ordering: .relaxed)
     }
 
-    deinit { counter.destroyed.add(1, ordering: .releasing) }
+    deinit { counter.destroyed.increment(ordering: .releasing) }
 }
 
 /// What one observer received, checked when the threads are done.
@@ -100,7 +101,7 @@ final class RelStressProbe: @unchecked Sendable {
 
     let target: Target
     weak var model: RelStressModel?
-    let state = RelLocked(State())
+    let state = Locked(State())
 
     init(target: Target, model: RelStressModel?) {
         self.target = target

@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-import Testing
 @testable import Bindings
 #if canImport(Glibc)
 import Glibc
@@ -13,54 +12,6 @@ import Darwin
 // Shared helpers of the reliability suite (SPEC sections 6 and 7). Every type here starts
 // with `Rel`, so that `swift test --filter Rel` selects the suite and nothing clashes with
 // the other suites' helpers.
-
-/// Runs `body` on `count` new threads (real pthreads, not a pool: the stress tests need
-/// eight threads at once even on two cores) and returns when all have finished.
-enum RelThreads {
-    private final class Job: @unchecked Sendable {
-        // `@unchecked Sendable`: immutable after init; handed to exactly one thread.
-        let body: @Sendable (Int) -> Void
-        let index: Int
-        init(body: @escaping @Sendable (Int) -> Void, index: Int) {
-            self.body = body
-            self.index = index
-        }
-    }
-
-    static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        #if canImport(Darwin)
-        var threads: [pthread_t?] = []
-        #else
-        var threads: [pthread_t] = []
-        #endif
-        for index in 0..<count {
-            let job = Unmanaged.passRetained(Job(body: body, index: index)).toOpaque()
-            #if canImport(Darwin)
-            var thread: pthread_t?
-            #else
-            var thread = pthread_t()
-            #endif
-            let status = pthread_create(&thread, nil, { raw in
-                #if canImport(Darwin)
-                let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
-                #else
-                let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
-                #endif
-                job.body(job.index)
-                return nil
-            }, job)
-            precondition(status == 0, "pthread_create failed: \(status)")
-            threads.append(thread)
-        }
-        for thread in threads {
-            #if canImport(Darwin)
-            pthread_join(thread!, nil)
-            #else
-            pthread_join(thread, nil)
-            #endif
-        }
-    }
-}
 
 /// A deterministic random number generator (SplitMix64), so that a seed replays a run.
 struct RelRandom: RandomNumberGenerator {
@@ -81,59 +32,6 @@ struct RelRandom: RandomNumberGenerator {
 
     /// `true` with the given chance in percent.
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
-
-/// Counts live objects of one kind (per test, so that tests running in parallel do not
-/// disturb each other's counts).
-final class RelCounter: Sendable {
-    let created = Atomic<Int>(0)
-    let destroyed = Atomic<Int>(0)
-
-    var live: Int { created.load(ordering: .acquiring) - destroyed.load(ordering: .acquiring) }
-}
-
-/// An object captured by a closure under test: a weak reference to it tells whether the
-/// closure was released, and its counter tells how many such objects are still alive.
-final class RelCanary: Sendable {
-    let counter: RelCounter?
-
-    init(_ counter: RelCounter? = nil) {
-        self.counter = counter
-        counter?.created.add(1, ordering: .relaxed)
-    }
-
-    deinit { counter?.destroyed.add(1, ordering: .releasing) }
-
-    /// Something to call from a closure, so that the closure really captures the canary.
-    func touch() {}
-}
-
-/// A value guarded by a lock, for test bookkeeping shared between threads.
-final class RelLocked<Value>: @unchecked Sendable {
-    // `@unchecked Sendable`: `value` is only touched with `lock` held.
-    private let lock = Lock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-
-    var snapshot: Value { withLock { $0 } }
-
-    /// Appends `element`, giving up the caller's reference: once this returns, the
-    /// collection holds the only one, so that another thread that takes the element out
-    /// and drops it really releases it. (A caller that appended a copy and still held its
-    /// own until it returned made "released on another thread" happen later, on the
-    /// caller, at a moment the test did not know.)
-    func append<Element>(_ element: consuming Element) where Value == [Element] {
-        lock.lock()
-        value.append(element)
-        lock.unlock()
-    }
 }
 
 /// Facts about the running test binary, printed with the figures of each run.
@@ -200,10 +98,4 @@ final class RelWatchdog: Sendable {
     }
 
     func finish() { finished.store(true, ordering: .releasing) }
-}
-
-/// The text a process stopped by an exit test wrote to standard error.
-func relStandardError(_ result: ExitTest.Result?) -> String {
-    guard let bytes = result?.standardErrorContent else { return "" }
-    return String(decoding: bytes, as: UTF8.self)
 }

@@ -1,18 +1,19 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
 
 @Suite("Scheduling: debounce")
 struct SchedDebounceTests {
-    typealias Event = SchedEvent<Int, SchedTestError>
+    typealias Event = RecordedEvent<Int, TestError>
 
     /// A debounced pipeline of 100 ms on a ``TestScheduler``.
     private func makePipeline(
         initialDemand: Subscribers.Demand = .unlimited
-    ) -> (TestScheduler, SchedTestPublisher<Int, SchedTestError>, SchedRecorder<Int, SchedTestError>) {
+    ) -> (TestScheduler, TestPublisher<Int, TestError>, TestRecorder<Int, TestError>) {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, SchedTestError>()
-        let recorder = SchedRecorder<Int, SchedTestError>(initialDemand: initialDemand)
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(initialDemand: initialDemand, releasesSubscription: [])
         upstream.debounce(for: .milliseconds(100), scheduler: scheduler).subscribe(recorder)
         return (scheduler, upstream, recorder)
     }
@@ -105,7 +106,7 @@ struct SchedDebounceTests {
 
     @Test func immediateSchedulerDeliversEachValueAtOnce() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = SchedRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
         subject.debounce(for: .seconds(1), scheduler: ImmediateScheduler.shared).subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -116,7 +117,7 @@ struct SchedDebounceTests {
     @Test func dispatchQueueDeliversTheLastOfABurst() {
         let queue = DispatchQueue(label: "sched.debounce")
         let delivered = DispatchSemaphore(value: 0)
-        let recorder = SchedRecorder<Int, Never> { _ in delivered.signal() }
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: []) { _ in delivered.signal() }
         let subject = PassthroughSubject<Int, Never>()
         // A quiet period far longer than the burst takes, so the test does not race it.
         subject.debounce(for: .milliseconds(200), scheduler: queue).subscribe(recorder)

@@ -1,14 +1,15 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
 
 @Suite("Scheduling: receive(on:)")
 struct SchedReceiveOnTests {
-    typealias Event = SchedEvent<Int, SchedTestError>
+    typealias Event = RecordedEvent<Int, TestError>
 
     @Test func immediateSchedulerDeliversSynchronouslyInOrder() {
-        let subject = PassthroughSubject<Int, SchedTestError>()
-        let recorder = SchedRecorder<Int, SchedTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         subject.receive(on: ImmediateScheduler.shared).subscribe(recorder)
         subject.send(1)
         subject.send(2)
@@ -19,7 +20,7 @@ struct SchedReceiveOnTests {
     }
 
     @Test func immediateSchedulerQueuesReentrantValuesBehindTheCurrentOne() {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         var depth = 0
         var log: [String] = []
         let sink = upstream.receive(on: ImmediateScheduler.shared).sink { value in
@@ -36,8 +37,8 @@ struct SchedReceiveOnTests {
 
     @Test func testSchedulerDeliversValuesAndCompletionOnlyWhenItRuns() {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, SchedTestError>()
-        let recorder = SchedRecorder<Int, SchedTestError>()
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         upstream.receive(on: scheduler).subscribe(recorder)
         #expect(upstream.log == [.subscribed, .request(.unlimited)])
 
@@ -58,8 +59,8 @@ struct SchedReceiveOnTests {
 
     @Test func demandGoesUpstreamAndDemandFromValuesFollowsTheirDelivery() {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, SchedTestError>()
-        let recorder = SchedRecorder<Int, SchedTestError>(initialDemand: .max(2), demandPerValue: .max(1))
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .max(2), demandPerValue: .max(1), releasesSubscription: [])
         upstream.receive(on: scheduler).subscribe(recorder)
         #expect(upstream.log == [.subscribed, .request(.max(2))])
         upstream.send(1)
@@ -73,8 +74,8 @@ struct SchedReceiveOnTests {
 
     @Test func cancelDropsPendingValuesAndCompletionAndCancelsUpstream() {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, SchedTestError>()
-        let recorder = SchedRecorder<Int, SchedTestError>()
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         upstream.receive(on: scheduler).subscribe(recorder)
         upstream.send(1)
         scheduler.advance()
@@ -85,8 +86,8 @@ struct SchedReceiveOnTests {
         #expect(recorder.events == [.value(1)])
         #expect(upstream.log == [.subscribed, .request(.unlimited)])   // upstream already finished
 
-        let second = SchedTestPublisher<Int, SchedTestError>()
-        let secondRecorder = SchedRecorder<Int, SchedTestError>()
+        let second = TestPublisher<Int, TestError>()
+        let secondRecorder = TestRecorder<Int, TestError>(releasesSubscription: [])
         second.receive(on: scheduler).subscribe(secondRecorder)
         second.send(1)
         secondRecorder.cancel()
@@ -100,13 +101,13 @@ struct SchedReceiveOnTests {
         let queue = DispatchQueue(label: "sched.receiveOn")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
-        let offQueue = SchedLockedLog<Event>()
+        let offQueue = LockedLog<Event>()
         let finished = DispatchSemaphore(value: 0)
-        let recorder = SchedRecorder<Int, SchedTestError> { event in
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: []) { event in
             if DispatchQueue.getSpecific(key: key) != 7 { offQueue.append(event) }
             if case .value = event {} else { finished.signal() }
         }
-        let subject = PassthroughSubject<Int, SchedTestError>()
+        let subject = PassthroughSubject<Int, TestError>()
         subject.receive(on: queue).subscribe(recorder)
         for value in 0..<1_000 { subject.send(value) }
         subject.send(completion: .finished)
@@ -117,8 +118,8 @@ struct SchedReceiveOnTests {
 
     @Test func cancellingOnTheQueueStopsTheDeliveriesAlreadyScheduled() {
         let queue = DispatchQueue(label: "sched.receiveOn.cancel")
-        let holder = SchedLockedLog<SchedRecorder<Int, Never>>()
-        let recorder = SchedRecorder<Int, Never> { event in
+        let holder = LockedLog<TestRecorder<Int, Never>>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: []) { event in
             if event == .value(10) { holder.items.first?.cancel() }
         }
         holder.append(recorder)
@@ -131,7 +132,7 @@ struct SchedReceiveOnTests {
         subject.send(completion: .finished)
         gate.signal()
         queue.sync {}
-        #expect(recorder.events == (0...10).map { SchedEvent<Int, Never>.value($0) })
+        #expect(recorder.events == (0...10).map { RecordedEvent<Int, Never>.value($0) })
         holder.items = []
     }
 
@@ -139,7 +140,7 @@ struct SchedReceiveOnTests {
         let scheduler = SchedCollectingScheduler()
         let inDelivery = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let recorder = SchedRecorder<Int, Never> { event in
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: []) { event in
             if event == .value(0) {
                 inDelivery.signal()
                 _ = release.wait(timeout: .now() + 10)

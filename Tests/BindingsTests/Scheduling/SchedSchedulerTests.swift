@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Dispatch
 import Testing
 @testable import Bindings
@@ -55,7 +56,7 @@ struct SchedSchedulerTests {
         let queue = DispatchQueue(label: "sched.order")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 1)
-        let log = SchedLockedLog<Int>()
+        let log = LockedLog<Int>()
         for index in 0..<100 {
             queue.schedule { log.append(DispatchQueue.getSpecific(key: key) == 1 ? index : -1) }
         }
@@ -67,7 +68,7 @@ struct SchedSchedulerTests {
         let queue = DispatchQueue(label: "sched.after")
         let group = DispatchGroup()
         let date = queue.now.advanced(by: .milliseconds(20))
-        let log = SchedLockedLog<Bool>()
+        let log = LockedLog<Bool>()
         queue.schedule(after: date, tolerance: .zero, options: .init(group: group)) {
             log.append(queue.now >= date)
         }
@@ -78,9 +79,9 @@ struct SchedSchedulerTests {
 
     @Test func dispatchQueueRepeatsUntilCancelled() {
         let queue = DispatchQueue(label: "sched.repeat")
-        let log = SchedLockedLog<Int>()
+        let log = LockedLog<Int>()
         let done = DispatchSemaphore(value: 0)
-        let holder = SchedLockedLog<any Cancellable>()
+        let holder = LockedLog<any Cancellable>()
         let timer = queue.schedule(after: queue.now, interval: .milliseconds(5)) {
             log.append(log.items.count + 1)
             if log.items.count == 3 {

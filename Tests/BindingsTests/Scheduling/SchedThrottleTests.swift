@@ -1,17 +1,18 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
 @Suite("Scheduling: throttle")
 struct SchedThrottleTests {
-    typealias Event = SchedEvent<Int, SchedTestError>
+    typealias Event = RecordedEvent<Int, TestError>
 
     /// A pipeline throttled to 100 ms on a ``TestScheduler``.
     private func makePipeline(
         latest: Bool, initialDemand: Subscribers.Demand = .unlimited
-    ) -> (TestScheduler, SchedTestPublisher<Int, SchedTestError>, SchedRecorder<Int, SchedTestError>) {
+    ) -> (TestScheduler, TestPublisher<Int, TestError>, TestRecorder<Int, TestError>) {
         let scheduler = TestScheduler()
-        let upstream = SchedTestPublisher<Int, SchedTestError>()
-        let recorder = SchedRecorder<Int, SchedTestError>(initialDemand: initialDemand)
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(initialDemand: initialDemand, releasesSubscription: [])
         upstream.throttle(for: .milliseconds(100), scheduler: scheduler, latest: latest).subscribe(recorder)
         return (scheduler, upstream, recorder)
     }
@@ -125,7 +126,7 @@ struct SchedThrottleTests {
 
     @Test func immediateSchedulerDeliversEveryValue() {
         let subject = PassthroughSubject<Int, Never>()
-        let recorder = SchedRecorder<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
         subject.throttle(for: .seconds(1), scheduler: ImmediateScheduler.shared, latest: false).subscribe(recorder)
         subject.send(1)
         subject.send(2)

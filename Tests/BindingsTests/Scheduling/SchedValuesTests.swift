@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -14,7 +15,7 @@ struct SchedValuesTests {
     }
 
     @Test func requestsOneValuePerNextAndEndsOnCompletion() async {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         let consumer = Task {
             var collected: [Int] = []
             for await value in upstream.values { collected.append(value) }
@@ -34,7 +35,7 @@ struct SchedValuesTests {
     }
 
     @Test func aNextBeforeTheSubscriptionIsRequestedWhenItArrives() async {
-        let upstream = SchedTestPublisher<String, Never>(subscribesAtOnce: false)
+        let upstream = TestPublisher<String, Never>(subscribesAtOnce: false)
         let subscriber = ValuesSubscriber<String, Never>()
         upstream.subscribe(subscriber)
         let delivery = await withUnsafeContinuation { continuation in
@@ -48,10 +49,10 @@ struct SchedValuesTests {
     }
 
     @Test func throwsTheFailureAfterTheValuesThenEnds() async {
-        let upstream = SchedTestPublisher<Int, SchedTestError>()
-        let consumer = Task { () -> ([Int], SchedTestError?) in
+        let upstream = TestPublisher<Int, TestError>()
+        let consumer = Task { () -> ([Int], TestError?) in
             var collected: [Int] = []
-            do throws(SchedTestError) {
+            do throws(TestError) {
                 for try await value in upstream.values { collected.append(value) }
                 return (collected, nil)
             } catch {
@@ -68,15 +69,15 @@ struct SchedValuesTests {
     }
 
     @Test func throwsOnceThenReturnsNil() async throws {
-        var iterator = Fail<Int, SchedTestError>(error: .boom).values.makeAsyncIterator()
-        var thrown: SchedTestError?
-        do throws(SchedTestError) { _ = try await iterator.next() } catch { thrown = error }
+        var iterator = Fail<Int, TestError>(error: .boom).values.makeAsyncIterator()
+        var thrown: TestError?
+        do throws(TestError) { _ = try await iterator.next() } catch { thrown = error }
         #expect(thrown == .boom)
         #expect(try await iterator.next() == nil)
     }
 
     @Test func throwingSequenceEndsOnFinished() async throws {
-        let subject = CurrentValueSubject<Int, SchedTestError>(7)
+        let subject = CurrentValueSubject<Int, TestError>(7)
         var iterator = subject.values.makeAsyncIterator()
         #expect(try await iterator.next() == 7)
         subject.send(completion: .finished)
@@ -84,7 +85,7 @@ struct SchedValuesTests {
     }
 
     @Test func cancellingTheConsumingTaskEndsTheSequenceAndCancelsUpstream() async {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         let consumer = Task {
             var collected: [Int] = []
             for await value in upstream.values { collected.append(value) }
@@ -100,10 +101,10 @@ struct SchedValuesTests {
     }
 
     @Test func cancellingTheThrowingConsumerEndsWithoutAnError() async {
-        let upstream = SchedTestPublisher<Int, SchedTestError>()
-        let consumer = Task { () -> ([Int], SchedTestError?) in
+        let upstream = TestPublisher<Int, TestError>()
+        let consumer = Task { () -> ([Int], TestError?) in
             var collected: [Int] = []
-            do throws(SchedTestError) {
+            do throws(TestError) {
                 for try await value in upstream.values { collected.append(value) }
                 return (collected, nil)
             } catch {
@@ -119,7 +120,7 @@ struct SchedValuesTests {
     }
 
     @Test func anAlreadyCancelledTaskGetsNilAndCancelsUpstream() async {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         let consumer = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             var collected: [Int] = []
@@ -131,7 +132,7 @@ struct SchedValuesTests {
     }
 
     @Test func leavingTheLoopCancelsTheSubscription() async {
-        let upstream = SchedTestPublisher<Int, Never>()
+        let upstream = TestPublisher<Int, Never>()
         let consumer = Task {
             var collected: [Int] = []
             for await value in upstream.values {

@@ -1,0 +1,36 @@
+/// An object for leak checks: captured by a closure (or held by an object) under test, a
+/// weak reference to it tells whether the closure was released, and its ``LiveCounter``,
+/// if any, how many such objects are still alive. ``value`` makes it a target to write
+/// (`Assign`, a sink's closure).
+///
+/// `@unchecked Sendable`: `value` is unguarded; it is only written by one thread at a time
+/// (a subject's serialised deliveries) or never shared, so that the thread sanitizer
+/// reports any delivery that breaks that.
+package final class Canary: @unchecked Sendable {
+    package var value = 0
+    package let counter: LiveCounter?
+
+    package init(_ counter: LiveCounter? = nil) {
+        self.counter = counter
+        counter?.created.increment(ordering: .relaxed)
+    }
+
+    deinit { counter?.destroyed.increment(ordering: .releasing) }
+
+    /// Something to call from a closure, so that the closure really captures the canary.
+    package func touch() {}
+}
+
+/// Counts live objects of one kind (one per test, so that tests running in parallel do
+/// not disturb each other's counts): their `init` increments ``created`` (relaxed),
+/// their `deinit` ``destroyed`` (releasing), so that counting adds no synchronisation
+/// between the threads under test.
+package final class LiveCounter: Sendable {
+    package let created = Counter()
+    package let destroyed = Counter()
+
+    package init() {}
+
+    /// Objects created and not yet destroyed.
+    package var live: Int { created.value - destroyed.value }
+}
