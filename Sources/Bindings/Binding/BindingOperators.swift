@@ -26,7 +26,8 @@ infix operator <~ : BindingPrecedence
 /// `model.reactive.property`, `publisher(for:)`, an `ObservableValue`) is made where the
 /// types are known and registers straight on the property's channel (see
 /// `PropertyBinding.swift`).
-@inlinable @discardableResult
+@inlinable
+@discardableResult
 public func <~ <Target: BindingTargetConvertible, Source: Publisher>(target: Target, source: Source) -> AnyCancellable
 where Source.Output == Target.Input, Source.Failure == Never {
     bind(source, to: target.bindingSink)
@@ -37,7 +38,8 @@ where Source.Output == Target.Input, Source.Failure == Never {
 /// ```swift
 /// label.reactive.text <~ person.reactive.fullName   // String into String?
 /// ```
-@inlinable @discardableResult
+@inlinable
+@discardableResult
 public func <~ <Target: BindingTargetConvertible, Source: Publisher>(target: Target, source: Source) -> AnyCancellable
 where Target.Input == Source.Output?, Source.Failure == Never {
     bindLifted(source, to: target.bindingSink)
@@ -48,14 +50,16 @@ where Target.Input == Source.Output?, Source.Failure == Never {
 /// ```swift
 /// person.reactive.fullName ~> label.reactive.text
 /// ```
-@inlinable @discardableResult
+@inlinable
+@discardableResult
 public func ~> <Source: Publisher, Target: BindingTargetConvertible>(source: Source, target: Target) -> AnyCancellable
 where Source.Output == Target.Input, Source.Failure == Never {
     bind(source, to: target.bindingSink)
 }
 
 /// Binds a publisher of `T` to a target of `T?`, written left to right.
-@inlinable @discardableResult
+@inlinable
+@discardableResult
 public func ~> <Source: Publisher, Target: BindingTargetConvertible>(source: Source, target: Target) -> AnyCancellable
 where Target.Input == Source.Output?, Source.Failure == Never {
     bindLifted(source, to: target.bindingSink)

@@ -195,6 +195,10 @@ extension RelStressHandle {
         if case .token = self { true } else { false }
     }
 
+    var isListener: Bool {
+        if case .listener = self { true } else { false }
+    }
+
     /// Ends the observation explicitly (listeners by `unbind`).
     func end(twice: Bool) {
         for _ in 0..<(twice ? 2 : 1) {
