@@ -91,7 +91,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     ) -> (PropertyChannel<Value>, DerivedObservation) {
         let observation = DerivedObservation(
             root: root, keyPath: keyPath, affecting: affecting, sources: sources,
-            specialized: specialization.map(\.change))
+            // A closure, not `map(\.change)`: a key path literal in generic code is
+            // instantiated at run time on each call (about 3 µs of metadata look-ups).
+            specialized: specialization.map { $0.change })
         let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
         channel.derivedInterest = observation
         observation.channel = channel
@@ -276,7 +278,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         var late: [any DependencyLink] = []
         lock.lock()
         if self.generation != generation || ended {
-            late = changes.map(\.1) + priors.map(\.1)
+            late = changes.map { $0.1 } + priors.map { $0.1 }
         } else {
             for (id, link) in changes {
                 if links[id] == nil { links[id] = link } else { late.append(link) }
