@@ -68,6 +68,12 @@ protocol DependentHandler: AnyObject {
 }
 
 /// The observer a derived observation registers with each of its dependencies.
+///
+/// It reads only the fields of an event whose offsets do not depend on `Value`
+/// (``pass(isPrior:indexed:)``), and the specialized delivery loop reads them for it
+/// (``PropertyChannel/call(_:_:)``): its own code is not specialized, and reading the
+/// event there would look up the metadata of `PropertyEvent<Value>` at every change.
+@usableFromInline
 final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, DependencyLink {
     /// Strong, like every reference to a channel (see `PropertyObserver.channel`).
     private let source: PropertyChannel<Value>
@@ -81,14 +87,23 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         self.source = source
         self.dependent = dependent
         self.role = role
+        super.init(optionBits: DependencyLinkFlag.bit)
     }
 
-    override func receive(_ event: PropertyEvent<Value>) {
-        if event.isPrior {
-            if role != .changes { dependent.dependencyWillChange(event.indexed) }
+    /// Passes a change, or its prior notice, on to the derived observation, as `role`
+    /// says.
+    @usableFromInline
+    final func pass(isPrior: Bool, indexed: IndexedChange?) {
+        if isPrior {
+            if role != .changes { dependent.dependencyWillChange(indexed) }
         } else {
-            if role != .priors { dependent.dependencyDidChange(event.indexed) }
+            if role != .priors { dependent.dependencyDidChange(indexed) }
         }
+    }
+
+    /// Events that another thread queued, delivered from the queue.
+    override func receive(_ event: PropertyEvent<Value>) {
+        pass(isPrior: event.isPrior, indexed: event.indexed)
     }
 
     /// Set by the first ``detach()``, which alone unregisters.
@@ -97,13 +112,19 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     override func sourceDidEnd() { dependent.dependencyEnded() }
 
     /// The source's delivery loop checks `cancelled` before each event.
-    func retire() { cancelled.store(true, ordering: .releasing) }
+    @usableFromInline func retire() { cancelled.store(true, ordering: .releasing) }
 
-    func detach() {
+    @usableFromInline func detach() {
         guard !detached.exchange(true, ordering: .acquiringAndReleasing) else { return }
         cancelled.store(true, ordering: .releasing)
         source.remove(self, needsOld: false, needsPrior: role.needsPrior)
     }
+}
+
+/// Marks a ``DependentObserver`` in `optionBits`.
+@usableFromInline
+enum DependencyLinkFlag {
+    @inlinable static var bit: UInt8 { 0x20 }
 }
 
 /// Finds out which observable storage a piece of code reads.

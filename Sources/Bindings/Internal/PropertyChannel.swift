@@ -4,26 +4,22 @@ import Synchronization
 /// notice that a change is about to happen.
 @usableFromInline
 struct PropertyEvent<Value> {
-    // The two fields of fixed size first: at offsets that do not depend on `Value`, the
-    // unspecialized code that reads only them (a derived key path's dependency links)
-    // needs no metadata of `PropertyEvent<Value>` to find them.
-
     /// `true` for the notice sent before a change.
     @usableFromInline let isPrior: Bool
-    /// An indexed-collection change announced by hand, or `nil` for a set.
-    @usableFromInline let indexed: IndexedChange?
     /// The value before the change; present when some observer asked for old values
     /// (`.old` or `.prior`), always for a prior notice.
     @usableFromInline let old: Value?
     /// The value after the change; `nil` for a prior notice.
     @usableFromInline let new: Value?
+    /// An indexed-collection change announced by hand, or `nil` for a set.
+    @usableFromInline let indexed: IndexedChange?
 
     @inlinable
     init(isPrior: Bool, old: Value?, new: Value?, indexed: IndexedChange? = nil) {
         self.isPrior = isPrior
-        self.indexed = indexed
         self.old = old
         self.new = new
+        self.indexed = indexed
     }
 
     /// Not a change: sent to one ``PropertySubscription`` alone, in order with the
@@ -305,6 +301,9 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
             }
         } else if bits & ChangeObserverFlag.bit != 0 {
             callChangeObserver(unsafeDowncast(observer, to: ChangeObserver<Value>.self), event)
+        } else if bits & DependencyLinkFlag.bit != 0 {
+            // The fields read here, where `Value` is known (see `DependentObserver`).
+            unsafeDowncast(observer, to: DependentObserver<Value>.self).pass(isPrior: event.isPrior, indexed: event.indexed)
         } else {
             observer.receive(event)
         }
