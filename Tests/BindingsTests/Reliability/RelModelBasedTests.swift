@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -48,6 +49,54 @@ struct RelModelBasedTests {
                 + "\(actions) actions with nested ones, \(deliveries) deliveries compared, in \(String(format3: deadline.elapsedSeconds)) s")
     }
 
+    /// The same comparison with several threads at once. SPEC section 6 lets any thread
+    /// use a model, one thread at a time: each of four threads checks seeds of its own
+    /// against the reference, and hands about a third of its operations to a new thread
+    /// that runs the operation while it waits, so that one model's observers are made,
+    /// called, cancelled and released from several threads in turn. Meanwhile the
+    /// library's shared state (the channel-creation locks, the hand-notification
+    /// registry, the table of derived observations, dependency tracking) serves every
+    /// thread at once. Each thread's run must still match the reference to the delivery.
+    @Test
+    func threadsCheckingSeedsAtOnceMatchTheReferenceModel() {
+        let threads = 4
+        // Seeds other than the single-threaded test's; fewer under a sanitizer.
+        let seeds: [UInt64] = RelEnvironment.sanitizer == "none" ? Array(1001...1080) : Array(1001...1020)
+        let failures = Locked<[String]>([])
+        // Per thread: operations, deliveries compared, operations handed to another thread.
+        let totals = Locked<[Int]>([0, 0, 0])
+        let deadline = RelDeadline(seconds: 0)
+        runConcurrently(threads: threads) { thread in
+            var random = RelRandom(seed: 0xA11 &+ UInt64(thread))
+            var counts = [0, 0, 0]
+            for seed in seeds where seed % UInt64(threads) == UInt64(thread) {
+                let outcome = Self.check(seed: seed, count: Self.operationsPerSeed) { driver, operation in
+                    guard random.below(3) == 0 else { return driver.run(operation) }
+                    counts[2] += 1
+                    // This thread does not touch the driver until the other one has ended
+                    // (`pthread_join` orders the two).
+                    let job = UncheckedBox((driver, operation))
+                    runOnAnotherThread { job.value.0.run(job.value.1) }
+                }
+                counts[0] += outcome.operations
+                counts[1] += outcome.deliveries
+                if let failure = outcome.failure {
+                    failures.withLock {
+                        $0.append("seed \(seed) on thread \(thread) (replay single-threaded: REL_MODEL_SEED=\(seed)): \(failure)")
+                    }
+                }
+            }
+            totals.withLock { for index in 0..<3 { $0[index] += counts[index] } }
+        }
+        let counts = totals.value
+        #expect(failures.value.isEmpty, "\(failures.value)")
+        #expect(counts[2] > 0)
+        RelEnvironment.report(
+            "model-based, \(threads) threads: \(seeds.count) seeds (\(seeds.first!)...\(seeds.last!)), \(counts[0]) operations "
+                + "(\(counts[2]) run by a thread they were handed to), \(counts[1]) deliveries compared, "
+                + "in \(String(format3: deadline.elapsedSeconds)) s")
+    }
+
     /// The generator is not degenerate: the fixed seeds exercise every kind of operation,
     /// reactions fire, and removals and additions happen from inside callbacks.
     @Test func generatorCoversEveryKindOfOperation() {
@@ -90,14 +139,20 @@ struct RelModelBasedTests {
         var failure: String?
     }
 
-    static func check(seed: UInt64, count: Int, library: (any RelModelSystem)? = nil) -> Outcome {
+    /// Runs the seed's operations on the library (through `perform`, which may run one
+    /// on another thread, and returns when it has run) and on the reference, comparing
+    /// after each.
+    static func check(
+        seed: UInt64, count: Int, library: (any RelModelSystem)? = nil,
+        perform: (RelModelDriver, RelModelAction) -> Void = { $0.run($1) }
+    ) -> Outcome {
         let operations = RelModelGenerator.operations(seed: seed, count: count)
         let actual = RelModelDriver(system: library ?? RelModelLibrary())
         let expected = RelModelDriver(system: RelModelReference())
         var outcome = Outcome()
         let comparator = Comparator()
         for (index, operation) in operations.enumerated() {
-            actual.run(operation)
+            perform(actual, operation)
             expected.run(operation)
             outcome.operations += 1
             if let difference = comparator.compare(actual, expected) {
