@@ -157,6 +157,10 @@ enum DependencyTracking {
         var sources: [any DependencySource]?
         /// The identifiers in `sources`, once it grows past a linear scan's worth.
         var seen: Set<ObjectIdentifier>?
+        /// With nothing expected, the first source read, kept here until a second one
+        /// comes: a read of one stored property (the look-up of a key path's channel)
+        /// allocates no array.
+        var only: (any DependencySource)?
 
         mutating func record(_ source: any DependencySource) {
             if sources == nil {
@@ -166,7 +170,17 @@ enum DependencyTracking {
                 }
                 // Read again: nothing new. (A linear scan: dependency lists are short.)
                 for index in 0..<matched where expected[index] === source { return }
-                sources = Array(expected[0..<matched])
+                if expected.isEmpty {
+                    guard let first = only else {
+                        only = source
+                        return
+                    }
+                    if first === source { return }
+                    sources = [first]
+                    only = nil
+                } else {
+                    sources = Array(expected[0..<matched])
+                }
             }
             if sources!.count < 16 {
                 if sources!.contains(where: { $0 === source }) { return }
@@ -180,8 +194,22 @@ enum DependencyTracking {
         /// `nil` if exactly `expected` was read, otherwise what was.
         var result: [any DependencySource]? {
             if let sources { return sources }
+            if let only { return [only] }
             return matched == expected.count ? nil : Array(expected[0..<matched])
         }
+    }
+
+    /// What a piece of code read, as ``trackReads(_:)`` reports it.
+    @usableFromInline
+    struct Reads {
+        /// The source read, when exactly one was.
+        @usableFromInline let only: (any DependencySource)?
+        /// Every source read (each once, in order), when not exactly one was.
+        @usableFromInline let all: [any DependencySource]
+
+        /// Every source read, each once, in order.
+        @usableFromInline
+        var sources: [any DependencySource] { only.map { [$0] } ?? all }
     }
 
     private static let key: pthread_key_t = {
@@ -205,6 +233,23 @@ enum DependencyTracking {
             activeThreads.subtract(1, ordering: .relaxed)
             pthread_setspecific(key, previous)
             return recorder.pointee.result
+        }
+    }
+
+    /// Runs `body` and returns what it read; a read of exactly one source allocates
+    /// nothing. Not generic, like ``track(expecting:_:)``.
+    @usableFromInline
+    static func trackReads(_ body: () -> Void) -> Reads {
+        var recorder = Recorder(expected: [])
+        let previous = pthread_getspecific(key)
+        return withUnsafeMutablePointer(to: &recorder) { recorder in
+            pthread_setspecific(key, recorder)
+            activeThreads.add(1, ordering: .relaxed)
+            body()
+            activeThreads.subtract(1, ordering: .relaxed)
+            pthread_setspecific(key, previous)
+            if let only = recorder.pointee.only { return Reads(only: only, all: []) }
+            return Reads(only: nil, all: recorder.pointee.sources ?? [])
         }
     }
 
