@@ -157,11 +157,6 @@ enum DependencyTracking {
         var sources: [any DependencySource]?
         /// The identifiers in `sources`, once it grows past a linear scan's worth.
         var seen: Set<ObjectIdentifier>?
-        /// With nothing expected, the first source read, kept here until a second one
-        /// comes: a read of one stored property (the look-up of a key path's channel)
-        /// allocates no array.
-        var only: (any DependencySource)?
-
         mutating func record(_ source: any DependencySource) {
             if sources == nil {
                 if matched < expected.count, expected[matched] === source {
@@ -170,17 +165,7 @@ enum DependencyTracking {
                 }
                 // Read again: nothing new. (A linear scan: dependency lists are short.)
                 for index in 0..<matched where expected[index] === source { return }
-                if expected.isEmpty {
-                    guard let first = only else {
-                        only = source
-                        return
-                    }
-                    if first === source { return }
-                    sources = [first]
-                    only = nil
-                } else {
-                    sources = Array(expected[0..<matched])
-                }
+                sources = Array(expected[0..<matched])
             }
             if sources!.count < 16 {
                 if sources!.contains(where: { $0 === source }) { return }
@@ -194,7 +179,6 @@ enum DependencyTracking {
         /// `nil` if exactly `expected` was read, otherwise what was.
         var result: [any DependencySource]? {
             if let sources { return sources }
-            if let only { return [only] }
             return matched == expected.count ? nil : Array(expected[0..<matched])
         }
     }
@@ -236,21 +220,11 @@ enum DependencyTracking {
         }
     }
 
-    /// Runs `body` and returns what it read; a read of exactly one source allocates
-    /// nothing. Not generic, like ``track(expecting:_:)``.
+    /// Runs `body` and returns what it read, the case of exactly one source apart.
     @usableFromInline
     static func trackReads(_ body: () -> Void) -> Reads {
-        var recorder = Recorder(expected: [])
-        let previous = pthread_getspecific(key)
-        return withUnsafeMutablePointer(to: &recorder) { recorder in
-            pthread_setspecific(key, recorder)
-            activeThreads.add(1, ordering: .relaxed)
-            body()
-            activeThreads.subtract(1, ordering: .relaxed)
-            pthread_setspecific(key, previous)
-            if let only = recorder.pointee.only { return Reads(only: only, all: []) }
-            return Reads(only: nil, all: recorder.pointee.sources ?? [])
-        }
+        let sources = track(expecting: [], body) ?? []
+        return sources.count == 1 ? Reads(only: sources[0], all: []) : Reads(only: nil, all: sources)
     }
 
     /// Runs `body`, returning its result and every source it read (each once, in order).
