@@ -157,6 +157,7 @@ enum DependencyTracking {
         var sources: [any DependencySource]?
         /// The identifiers in `sources`, once it grows past a linear scan's worth.
         var seen: Set<ObjectIdentifier>?
+
         mutating func record(_ source: any DependencySource) {
             if sources == nil {
                 if matched < expected.count, expected[matched] === source {
@@ -183,19 +184,6 @@ enum DependencyTracking {
         }
     }
 
-    /// What a piece of code read, as ``trackReads(_:)`` reports it.
-    @usableFromInline
-    struct Reads {
-        /// The source read, when exactly one was.
-        @usableFromInline let only: (any DependencySource)?
-        /// Every source read (each once, in order), when not exactly one was.
-        @usableFromInline let all: [any DependencySource]
-
-        /// Every source read, each once, in order.
-        @usableFromInline
-        var sources: [any DependencySource] { only.map { [$0] } ?? all }
-    }
-
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
@@ -218,13 +206,6 @@ enum DependencyTracking {
             pthread_setspecific(key, previous)
             return recorder.pointee.result
         }
-    }
-
-    /// Runs `body` and returns what it read, the case of exactly one source apart.
-    @usableFromInline
-    static func trackReads(_ body: () -> Void) -> Reads {
-        let sources = track(expecting: [], body) ?? []
-        return sources.count == 1 ? Reads(only: sources[0], all: []) : Reads(only: nil, all: sources)
     }
 
     /// Runs `body`, returning its result and every source it read (each once, in order).

@@ -29,12 +29,12 @@ enum ObservationTarget {
         // Read through the specialization: the key path folded into property accesses,
         // not applied at run time (~100 ns for a wrapped property).
         var value: Value?
-        let reads = DependencyTracking.trackReads { value = specialization.read(root) }
+        let sources = DependencyTracking.track(expecting: []) { value = specialization.read(root) } ?? []
         let keyPath = specialization.keyPath
         // One source, of exactly this channel type (a final class: comparing the dynamic
         // type is the whole check, and cheaper than a dynamic cast).
-        if let only = reads.only, ObjectIdentifier(type(of: only)) == ObjectIdentifier(PropertyChannel<Value>.self) {
-            let channel = unsafeDowncast(only, to: PropertyChannel<Value>.self)
+        if sources.count == 1, ObjectIdentifier(type(of: sources[0])) == ObjectIdentifier(PropertyChannel<Value>.self) {
+            let channel = unsafeDowncast(sources[0], to: PropertyChannel<Value>.self)
             if channel.ownerID == ObjectIdentifier(root),
                Root.keyPathsAffectingValue(for: keyPath).isEmpty,
                channel.stands(for: keyPath, owner: root)
@@ -42,7 +42,7 @@ enum ObservationTarget {
                 return (channel, PropertyChannel.Snapshot(value: value!, version: channel.version))
             }
         }
-        return (resolveDerived(root, keyPath, value: value!, sources: reads.sources, specialization: specialization), nil)
+        return (resolveDerived(root, keyPath, value: value!, sources: sources, specialization: specialization), nil)
     }
 
     /// The rest of ``resolve(_:specialization:)``: the channel of the shared derived
