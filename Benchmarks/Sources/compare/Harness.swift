@@ -176,6 +176,13 @@ func countAllocations(_ body: () -> Void) -> (count: Int, sizes: [Int]) {
     return (count, sizes)
 }
 
+/// Heap allocations per operation of `run`, over `count` operations after a warm-up (a
+/// delivery path: the side's set-up is made before, untimed and uncounted).
+func allocationsPerOperation(_ run: Run, count: Int) -> Double {
+    _ = run(1000)
+    return Double(countAllocations { _ = run(count) }.count) / Double(count)
+}
+
 /// Starts a thread that does nothing and waits for it to end: from then on the process
 /// counts as multi-threaded for glibc, as every application with a Dispatch queue does.
 func startAndJoinAThread() {

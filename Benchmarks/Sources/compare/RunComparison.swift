@@ -128,6 +128,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     var churnB = Double.nan, churnOC = Double.nan
     var derived = (computed: Double.nan, nested: Double.nan)
     var subscriptionB: (count: Int, sizes: [Int])?, subscriptionOC: (count: Int, sizes: [Int])?
+    var pathAllocations: [(String, Double)] = []
     if only == nil || only == "memory" {
         progress("memory and allocations")
         bytesB = BindingsCases.bytesPerSubscription(counter, count: subscriptions)
@@ -140,6 +141,17 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
             derived = BindingsCases.allocationsPerDerivedNotification(counter, sets: 1000)
             subscriptionB = BindingsCases.allocationsOfSubscription(counter)
             subscriptionOC = OpenCombineCases.allocationsOfSubscription(counter)
+            // Each delivery path of the second table, on a side made afresh.
+            pathAllocations = [
+                ("`<~` Int", BindingsCases.bindingIntoOwner(counter)),
+                ("`<~` String into String?", BindingsPathCases.liftedBinding(counter)),
+                ("`<~` of a computed key path", BindingsPathCases.computedBinding(counter)),
+                ("`observe` with [.old, .new]", BindingsPathCases.observeOldNew(counter)),
+                ("`ObservableValue.update`", BindingsPathCases.observableValue(counter)),
+                ("`CurrentValueSubject.send`", BindingsCases.currentValueSubject(counter)),
+                ("`map`/`filter` chain", BindingsPathCases.mapFilterChain(counter)),
+                ("20,000 models", BindingsPathCases.manyModels(counter, models: 20_000)),
+            ].map { ($0.0, allocationsPerOperation($0.1, count: 40_000)) }
         }
     }
 
@@ -229,6 +241,9 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
                 describe(subscriptionOC), "", "", ""])
     memory.add(["heap allocations per notification, computed key path", formatRatio(derived.computed), "", "", "", ""])
     memory.add(["heap allocations per notification, nested key path", formatRatio(derived.nested), "", "", "", ""])
+    for (name, allocations) in pathAllocations {
+        memory.add(["heap allocations per delivery, \(name)", formatRatio(allocations), "", "", "0", verdict(allocations == 0)])
+    }
 
     let text = """
         Bindings vs OpenCombine 0.14.0: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores, \
