@@ -1,24 +1,25 @@
-/// The binding of an observable value to an owner, first-class in the engine: a `<~`
-/// (or `~>`, or `bind(to:)`) whose source is a property publisher (`$property`,
-/// `model.reactive.property`, `publisher(for:)`, an ``ObservableValue``) registers one
-/// observer straight on the value's channel, as `$property.sink` does, instead of a
-/// Combine subscription and a subscriber: a value costs one call from code specialized
-/// where the binding was made, a load of the owner's weak reference, and the store.
-///
-/// Lifetimes are those of every binding (see ``BindingSink``): the owner's
-/// `subscriptions` keeps the observer's `AnyCancellable`, so the binding ends the moment
-/// the owner deinitialises; what the operator returns is a second cancellable that
-/// reaches the observer weakly and that the observer keeps, so that dropping it ends
-/// nothing and keeping it keeps nothing alive; when the model goes, the channel lets go
-/// of the observer (and its closures) at once.
-///
-/// Only for sinks that run on the sending thread; a sink that must run on the main
-/// thread takes the general path (``BindingSubscriber``), which hops there. A publisher
-/// offers its channel through `Publisher._bindingChannel()`, `nil` unless it is one of
-/// the property publishers below.
-/// Not for use: what a property publisher's `_bindingChannel()` gives a binding (see
-/// `PropertyBinding.swift`): the channel to register on, the value as the publisher read
-/// it (for the initial value), and whether to send the initial value.
+// The binding of an observable value to an owner, first-class in the engine: a `<~`
+// (or `~>`) whose source is a property publisher (`$property`, `model.reactive.property`,
+// `publisher(for:)`, an `ObservableValue`) registers one observer straight on the
+// value's channel, as `$property.sink` does, instead of a Combine subscription and a
+// subscriber: a value costs one call from code specialized where the binding was made,
+// a load of the owner's weak reference, and the store.
+//
+// Lifetimes are those of every binding (see `BindingSink`): the owner's `subscriptions`
+// keeps one handle of the observer, so the binding ends the moment the owner
+// deinitialises; the operator returns a second handle, which cancels only when told to,
+// so that dropping it ends nothing; whichever ends the binding takes over the other
+// handle's reference, so that keeping either handle afterwards keeps nothing alive. When
+// the model goes, the channel lets go of the observer (and its closures) at once.
+//
+// Only for sinks that run on the sending thread; a sink that must run on the main thread
+// takes the general path (`BindingSubscriber`), which hops there. A publisher offers its
+// channel through `Publisher._bindingChannel()`, `nil` unless it is one of the property
+// publishers below.
+
+/// Not for use: what a property publisher's `_bindingChannel()` gives a binding: the
+/// channel to register on, the value as the publisher read it (for the initial value),
+/// and whether to send the initial value.
 public struct _BindingChannel<Value> {
     @usableFromInline let channel: PropertyChannel<Value>
     @usableFromInline let snapshot: PropertyChannel<Value>.Snapshot?
@@ -99,7 +100,7 @@ extension BindingSink {
         let reference = self.reference
         let receiveValue = self.receiveValue
         let observer = BindingObserver<Value>(
-            channel: binding.channel, options: KeyValueObservingOptions(rawValue: binding.initial ? 0x05 : 0x01),
+            channel: binding.channel, options: binding.initial ? [.initial, .new] : [.new],
             receiveValue: { value in
                 // The owner is alive while the binding is registered, but for the moment
                 // its deinit runs on another thread (its `subscriptions` not yet gone).
@@ -141,8 +142,8 @@ extension Observed.Publisher {
 }
 
 extension KeyValueObservingPublisher {
-    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`), but
-    /// with `.prior`, which sends old values too.
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`); `nil`
+    /// with `.prior`, whose prior notices send old values too.
     @inlinable
     public func _fusedSink(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable? {
         guard !options.contains(.prior), let object else { return nil }

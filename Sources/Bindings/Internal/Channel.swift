@@ -324,7 +324,7 @@ class Channel<Event>: @unchecked Sendable {
             // The source went away, or the observer was cancelled, meanwhile.
             countReachable(-1)
             let tell = isClosed && !observer.cancelled.exchange(true, ordering: .relaxed)
-            let taken = isClosed && observer.isKeptAliveByOwner ? takeOwnerReference(of: observer) : 0
+            let taken = isClosed && observer.isKeptAliveByOwner ? observer.takeHandleReferences() : 0
             unlock()
             if tell { observer.sourceDidEnd() }
             for _ in 0..<taken { Unmanaged.passUnretained(observer).release() }
@@ -419,7 +419,7 @@ class Channel<Event>: @unchecked Sendable {
                 if !observer.isKeptAliveByOwner {
                     released.append(unmanaged)
                 } else {
-                    for _ in 0..<takeOwnerReference(of: observer) { released.append(unmanaged) }
+                    for _ in 0..<observer.takeHandleReferences() { released.append(unmanaged) }
                 }
             }
         }
@@ -442,18 +442,6 @@ class Channel<Event>: @unchecked Sendable {
         }
         unlock(work: delivering && hasDeferred)
         return (observers, released)
-    }
-
-    /// Under the lock, as the channel lets go of an observer kept alive by its
-    /// `AnyCancellable` without that handle asking (its source is gone): takes over the
-    /// handle's reference (and a second handle's, for a binding: see
-    /// ``ChannelObserver/takeHandleReferences()``), so that the observer, and what its
-    /// closure captures, go as soon as the caller releases it, while the handles live on
-    /// (and cancel nothing). Returns how many references it took, which are then the
-    /// caller's to release after unlocking.
-    @inlinable
-    final func takeOwnerReference(of observer: ChannelObserver<Event>) -> Int {
-        observer.takeHandleReferences()
     }
 
     /// Under the lock: adjusts ``reachable``.
@@ -489,7 +477,7 @@ class Channel<Event>: @unchecked Sendable {
         let unmanaged = Unmanaged.passUnretained(observer)
         if observer.isKeptAliveByOwner {
             released.append(unmanaged.retain())
-            for _ in 0..<takeOwnerReference(of: observer) { released.append(unmanaged) }
+            for _ in 0..<observer.takeHandleReferences() { released.append(unmanaged) }
         } else {
             released.append(unmanaged)
         }
@@ -734,7 +722,7 @@ class Channel<Event>: @unchecked Sendable {
                 countReachable(-1)
                 endedLate.append((observer, !observer.cancelled.exchange(true, ordering: .relaxed)))
                 if observer.isKeptAliveByOwner {
-                    for _ in 0..<takeOwnerReference(of: observer) { released.append(Unmanaged.passUnretained(observer)) }
+                    for _ in 0..<observer.takeHandleReferences() { released.append(Unmanaged.passUnretained(observer)) }
                 }
             } else if observer.isCancelled {
                 countReachable(-1)

@@ -38,7 +38,7 @@ class ChannelObserver<Event>: CancellationTarget {
     /// For an observer kept alive by its `AnyCancellable` (``isKeptAliveByOwner``): that
     /// handle, unretained, so that when the channel lets go of the observer without the
     /// handle asking (its source is gone) it takes the handle's reference over and the
-    /// observer goes at once (see ``Channel/takeOwnerReference(of:)``). Guarded by the
+    /// observer goes at once (see ``takeHandleReferences()``). Guarded by the
     /// channel's lock: set before the observer is registered, cleared under the lock by
     /// whichever comes first, the handle's cancellation (``Channel/remove(_:)``) or the
     /// channel's takeover; so while it is set, the handle has not finished cancelling and
@@ -58,9 +58,11 @@ class ChannelObserver<Event>: CancellationTarget {
     }
 
     /// Under the channel's lock, as the channel lets go of this observer without its
-    /// handle asking (see ``Channel/takeOwnerReference(of:)``): takes over the reference
-    /// that `handle` holds, if it still does, and forgets it; returns how many references
-    /// were taken (0 or 1; a binding's observer has a second handle).
+    /// handle asking (its source is gone): takes over the reference that `handle` holds,
+    /// if it still does, and forgets it, so that the observer, and what its closure
+    /// captures, go as soon as the caller releases it, while the handle lives on (and
+    /// cancels nothing). Returns how many references were taken (0 or 1; a binding's
+    /// observer has a second handle), which the caller releases after unlocking.
     ///
     /// Why the handle is still there to read: `handle` is cleared under this lock by the
     /// handle's own cancellation (``Channel/remove(_:)``) before the handle can go, and

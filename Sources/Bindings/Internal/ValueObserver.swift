@@ -45,7 +45,7 @@ class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     /// rather than when the `AnyCancellable` goes (it cancels nothing then).
     @usableFromInline
     final func endUnregistered() {
-        let taken = channel.withLock { channel.takeOwnerReference(of: self) }
+        let taken = channel.withLock { takeHandleReferences() }
         for _ in 0..<taken { Unmanaged.passUnretained(self).release() }
     }
 

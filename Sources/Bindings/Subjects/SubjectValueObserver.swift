@@ -42,7 +42,7 @@ final class SubjectValueObserver<Output, Failure: Error>: ChannelObserver<Subjec
     /// made during this delivery, holds the observer until the delivery is over.
     private func finish() {
         let channel = core.channel
-        let taken = channel.withLock { channel.takeOwnerReference(of: self) }
+        let taken = channel.withLock { takeHandleReferences() }
         channel.remove(self)
         for _ in 0..<taken { Unmanaged.passUnretained(self).release() }
     }
@@ -72,7 +72,7 @@ extension SubjectCore {
         if !added {
             // Completed already: nothing will come; let go of the closure now.
             let observer = unmanaged.takeUnretainedValue()
-            let taken = channel.withLock { channel.takeOwnerReference(of: observer) }
+            let taken = channel.withLock { observer.takeHandleReferences() }
             for _ in 0..<taken { unmanaged.release() }
         }
         return cancellable

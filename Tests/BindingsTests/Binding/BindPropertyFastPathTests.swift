@@ -54,6 +54,26 @@ struct BindPropertyFastPathTests {
         #expect(owner.subscriptions.count == 4)
     }
 
+    /// The values alone would not tell the paths apart: what the handle cancels does.
+    @Test func propertySourcesTakeTheChannelAndOtherSourcesASubscriber() {
+        let model = BindFastModel()
+        let value = ObservableValue(10)
+        let owner = BindFastOwner()
+        let onChannel = [
+            owner.reactive.number <~ model.reactive.count,
+            owner.reactive.number <~ model.$count,
+            model.publisher(for: \.count) ~> owner.reactive.number,
+            owner.reactive.number <~ value,
+        ]
+        #expect(onChannel.map { $0.targetForTesting is BindingObserver<Int> } == [true, true, true, true])
+        let lifted = owner.reactive.text <~ model.reactive.name
+        #expect(lifted.targetForTesting is BindingObserver<String>)
+        let mapped = owner.reactive.number <~ model.$count.map { $0 + 1 }
+        #expect(mapped.targetForTesting != nil)
+        #expect(!(mapped.targetForTesting is BindingObserver<Int>))
+        #expect(model.countStorage.observerCount == 4)   // the ObservableValue has its own
+    }
+
     @Test func aValueLiftedIntoAnOptionalTarget() {
         let model = BindFastModel()
         let owner = BindFastOwner()

@@ -20,6 +20,21 @@ struct SubjectSinkTests {
         #expect(received.items == [1, 2, 3])
     }
 
+    /// What the handle cancels tells the channel path from a subscription.
+    @Test func aSinkOnASubjectIsOneObserverOnItsChannel() {
+        let subject = PassthroughSubject<Int, Never>()
+        let current = CurrentValueSubject<Int, Never>(0)
+        let failable = PassthroughSubject<Int, TestError>()
+        let c = subject.sink { _ in }
+        let d = current.sink { _ in }
+        let e = failable.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        #expect(c.targetForTesting is SubjectValueObserver<Int, Never>)
+        #expect(d.targetForTesting is SubjectValueObserver<Int, Never>)
+        #expect(e.targetForTesting != nil)
+        #expect(!(e.targetForTesting is SubjectValueObserver<Int, TestError>))
+        withExtendedLifetime((c, d, e)) {}
+    }
+
     @Test func aPassthroughSubjectGivesWhatIsSentAfter() {
         let subject = PassthroughSubject<Int, Never>()
         subject.send(0)

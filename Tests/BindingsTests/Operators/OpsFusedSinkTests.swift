@@ -25,6 +25,17 @@ struct FusedSinkTests {
         #expect(model.valueStorage.observerCount == 0)
     }
 
+    /// The values alone would not tell fused from unfused: what the handle cancels does.
+    @Test func aFusableChainIsOneObserverOnTheChannel() {
+        let model = FusedModel()
+        let fused = model.$value.map { $0 * 2 }.filter { $0 > 0 }.compactMap { $0 }.sink { _ in }
+        let unfused = model.$value.map { $0 }.handleEvents(receiveOutput: { _ in }).sink { _ in }
+        #expect(fused.targetForTesting is ValueObserver<Int>)
+        #expect(unfused.targetForTesting != nil)
+        #expect(!(unfused.targetForTesting is ValueObserver<Int>))
+        withExtendedLifetime((fused, unfused)) {}
+    }
+
     @Test func compactMapOnASubjectAndOnAKeyPath() {
         let subject = PassthroughSubject<String, Never>()
         let model = FusedModel()

@@ -30,3 +30,11 @@ final class ChannelEventCounter<Value>: ChannelObserver<PropertyEvent<Value>> {
     private(set) var count = 0
     override func receive(_ event: PropertyEvent<Value>) { count += 1 }
 }
+
+extension AnyCancellable {
+    /// What this cancellable cancels (`nil` once cancelled): which path a subscription or
+    /// binding took.
+    var targetForTesting: CancellationTarget? {
+        target.load(ordering: .acquiring).map { Unmanaged<CancellationTarget>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
