@@ -544,6 +544,11 @@ class Channel<Event>: @unchecked Sendable {
         send(event) { observer, event in observer.receive(event) }
     }
 
+    /// Whether some observer is reachable (registered or waiting to join); see
+    /// ``sendIfObserved(_:calling:)`` for when the answer is current.
+    @inlinable
+    final var isObserved: Bool { reachable.load(ordering: .relaxed) != 0 }
+
     /// ``send(_:calling:)``, skipped when no observer is reachable: no atomic
     /// read-modify-write at all then.
     ///

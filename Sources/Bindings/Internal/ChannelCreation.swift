@@ -34,7 +34,13 @@ enum ChannelCreation {
     /// The lock for `instance`'s channels: an index into the table.
     @inlinable
     static func lockIndex(for instance: AnyObject) -> Int {
-        let address = UInt(bitPattern: ObjectIdentifier(instance))
+        lockIndex(forID: ObjectIdentifier(instance))
+    }
+
+    /// The lock for the channels of the object that `id` names.
+    @inlinable
+    static func lockIndex(forID id: ObjectIdentifier) -> Int {
+        let address = UInt(bitPattern: id)
         return Int(truncatingIfNeeded: (address >> 4) ^ (address >> 11)) & (Table.count - 1)
     }
 
@@ -80,7 +86,12 @@ enum ChannelCreation {
 
     /// Runs `body` under `instance`'s lock.
     static func withLock<T>(for instance: AnyObject, _ body: () -> T) -> T {
-        let index = lockIndex(for: instance)
+        withLock(forID: ObjectIdentifier(instance), body)
+    }
+
+    /// Runs `body` under the lock of the object that `id` names.
+    static func withLock<T>(forID id: ObjectIdentifier, _ body: () -> T) -> T {
+        let index = lockIndex(forID: id)
         lock(index)
         defer { unlock(index) }
         return body()

@@ -12,8 +12,16 @@ import Darwin
 @usableFromInline
 protocol DependencySource: AnyObject {
     /// Registers `dependent` to hear about the source's changes, or its prior notices,
-    /// as `role` says; the returned link unregisters it.
-    func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink
+    /// as `role` says; the returned link unregisters it. `root`: the derived
+    /// observation's root, compared with the source's owner (see ``DependentObserver``).
+    func attach(_ dependent: any DependentHandler, role: DependencyRole, root: ObjectIdentifier) -> any DependencyLink
+    /// The object the source belongs to (see ``PropertyChannel/ownerID``).
+    var ownerID: ObjectIdentifier? { get }
+    /// Whether the source is an `@Observed` property's channel, which closes when its
+    /// model deinitialises.
+    var isStoredProperty: Bool { get }
+    /// The key path the source stands for, once known (see ``PropertyChannel/key``).
+    var sourceKey: AnyKeyPath? { get }
 }
 
 /// What a link passes on to its derived observation.
@@ -36,10 +44,31 @@ enum DependencyRole: Sendable {
 
 extension PropertyChannel {
     @usableFromInline
-    func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink {
-        let link = DependentObserver<Value>(source: self, dependent: dependent, role: role)
+    func attach(_ dependent: any DependentHandler, role: DependencyRole, root: ObjectIdentifier) -> any DependencyLink {
+        let link = DependentObserver<Value>(source: self, dependent: dependent, role: role, ownedByRoot: ownerID == root)
         add(link, needsOld: false, needsPrior: role.needsPrior, initial: false)
         return link
+    }
+
+    /// Registers a link that passes the changes of this channel, the last property of a
+    /// chain of `@Observed` properties (`\.child.value`), on to `target`, the channel of
+    /// the chain's observation, as they are: the value of that property is the value of
+    /// the chain (see ``DependentObserver/forwardTarget``). `root` is the chain's root.
+    func attachForwarding(
+        _ dependent: any DependentHandler, to target: PropertyChannel<Value>, lastValue: LastValue<Value>,
+        root: AnyObject
+    ) -> any DependencyLink {
+        let link = DependentObserver<Value>(
+            source: self, dependent: dependent, forwardingTo: target, lastValue: lastValue, root: root)
+        add(link, needsOld: false, needsPrior: false, initial: false)
+        return link
+    }
+
+    @usableFromInline
+    var sourceKey: AnyKeyPath? {
+        // Set once, under the owner's creation lock for an `@Observed` property (see `key`).
+        guard isStoredProperty, let ownerID else { return key }
+        return ChannelCreation.withLock(forID: ownerID) { key }
     }
 }
 
@@ -63,7 +92,10 @@ protocol DependencyLink: AnyObject {
 protocol DependentHandler: AnyObject {
     /// `indexed`: the indexed-collection change the dependency announced, if any.
     func dependencyWillChange(_ indexed: IndexedChange?)
-    func dependencyDidChange(_ indexed: IndexedChange?)
+    /// `rootHeld`: the change is delivered at once by a set on the observation's root
+    /// (see ``DependentObserver/ownedByRoot``), whose caller holds the root until this
+    /// returns.
+    func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool)
     func dependencyEnded()
 }
 
@@ -78,32 +110,95 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// Strong, like every reference to a channel (see `PropertyObserver.channel`).
     private let source: PropertyChannel<Value>
     /// Strong: while attached, a derived observation must live to hear its dependencies.
-    private let dependent: any DependentHandler
+    @usableFromInline let dependent: any DependentHandler
     /// What the link passes on. A source sends prior notices to all its observers once
     /// any of them asked, so a `.changes` link filters them out.
     let role: DependencyRole
+    /// Whether the source belongs to the derived observation's root (an `@Observed`
+    /// property of it, or a key path it notifies by hand), found when the link was made,
+    /// while the root was alive: a source's owner never changes. A change that such a
+    /// source delivers at once comes from a set on the root, or from a method of it,
+    /// whose caller holds the root for the whole delivery (see `PropertyChannel.call`):
+    /// the observation then reads the root without a weak load.
+    @usableFromInline let ownedByRoot: Bool
+    /// For the link with the last property of a chain of `@Observed` properties
+    /// (`\.child.value`, see `DerivedObservation.forwardableTail`), the chain's channel:
+    /// the chain's value is that property's value, so a change is sent on as it is, with
+    /// no evaluation of the key path. `nil` for every other link.
+    @usableFromInline let forwardTarget: PropertyChannel<Value>?
+    /// For a forwarding link, the chain's root, held while a forwarded change is
+    /// delivered, as the chain's channel promises its observers (see
+    /// `PropertyChannel.call`). Weak: the links never keep the model alive.
+    @usableFromInline weak let forwardRoot: AnyObject?
+    /// For a forwarding link, the chain's last value (for old values).
+    @usableFromInline let lastValue: LastValue<Value>?
 
-    init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole = .both) {
+    init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole = .both,
+         ownedByRoot: Bool = false) {
         self.source = source
         self.dependent = dependent
         self.role = role
+        self.ownedByRoot = ownedByRoot
+        forwardTarget = nil
+        forwardRoot = nil
+        lastValue = nil
+        super.init(optionBits: DependencyLinkFlag.bit)
+    }
+
+    /// A forwarding link (see ``forwardTarget``), for changes only.
+    init(source: PropertyChannel<Value>, dependent: any DependentHandler, forwardingTo target: PropertyChannel<Value>,
+         lastValue: LastValue<Value>, root: AnyObject) {
+        self.source = source
+        self.dependent = dependent
+        role = .changes
+        ownedByRoot = false
+        forwardTarget = target
+        forwardRoot = root
+        self.lastValue = lastValue
         super.init(optionBits: DependencyLinkFlag.bit)
     }
 
     /// Passes a change, or its prior notice, on to the derived observation, as `role`
-    /// says.
+    /// says. `held`: delivered at once by the thread that made the change (see
+    /// `PropertyChannel.call`), not from a queue.
     @usableFromInline
-    final func pass(isPrior: Bool, indexed: IndexedChange?) {
+    final func pass(isPrior: Bool, indexed: IndexedChange?, held: Bool) {
         if isPrior {
             if role != .changes { dependent.dependencyWillChange(indexed) }
         } else {
-            if role != .priors { dependent.dependencyDidChange(indexed) }
+            if role != .priors { dependent.dependencyDidChange(indexed, rootHeld: held && ownedByRoot) }
         }
     }
 
     /// Events that another thread queued, delivered from the queue.
     override func receive(_ event: PropertyEvent<Value>) {
-        pass(isPrior: event.isPrior, indexed: event.indexed)
+        if let forwardTarget, !event.isPrior, let new = event.new {
+            Self.forward(new, to: forwardTarget, from: self)
+        } else {
+            pass(isPrior: event.isPrior, indexed: event.indexed, held: false)
+        }
+    }
+
+    /// Sends a change of a chain's last property on to the chain's channel, holding the
+    /// chain's root meanwhile, with the chain's previous value if some observer wants
+    /// old values. With the root gone, or with no observer registered on the chain's
+    /// channel, the observation does the work instead: it ends, or leaves while idle
+    /// (or, for an observer still to register, evaluates).
+    ///
+    /// Each value set reaches the chain's observers as it reaches the property's own,
+    /// also when an observer sets the property again from its callback (the next value
+    /// follows in order), where an evaluation would read the newer value twice.
+    ///
+    /// Specialized where `PropertyChannel.call` is, but not inlined there: it sends on
+    /// another channel, whose `call` it inlines.
+    @inlinable @inline(never)
+    static func forward(_ value: Value, to target: PropertyChannel<Value>, from link: DependentObserver<Value>) {
+        guard target.isObserved, let root = link.forwardRoot else {
+            link.dependent.dependencyDidChange(nil, rootHeld: false)
+            return
+        }
+        let old = link.lastValue.flatMap { $0.isWanted ? $0.swap(value) : nil }
+        withExtendedLifetime(root) { target.sendChange(old: old, new: value) }
     }
 
     /// Set by the first ``detach()``, which alone unregisters.

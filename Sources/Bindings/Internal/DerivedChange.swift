@@ -22,8 +22,9 @@ struct DerivedSpecialization<Root: KeyValueObservable, Value> {
     /// What the closure is asked to do.
     @usableFromInline
     enum Request {
-        /// An observation's change, with the indexed change, if any, passed on.
-        case change(DerivedObservation<Root, Value>, IndexedChange?)
+        /// An observation's change, with the indexed change, if any, passed on, and
+        /// whether the root is held by the caller (see `DependentHandler`).
+        case change(DerivedObservation<Root, Value>, IndexedChange?, rootHeld: Bool)
         /// Read the value (into the `inout` argument).
         case read(Root)
         /// Return the key path.
@@ -33,14 +34,14 @@ struct DerivedSpecialization<Root: KeyValueObservable, Value> {
     @usableFromInline let body: (Request, inout Value?) -> KeyPath<Root, Value>?
     /// A change's work, made here, where the types are known, so that the observation
     /// (generic code) calls it with no generic metadata look-up.
-    @usableFromInline let change: (DerivedObservation<Root, Value>, IndexedChange?) -> Void
+    @usableFromInline let change: (DerivedObservation<Root, Value>, IndexedChange?, Bool) -> Void
 
     @inlinable
     init(_ keyPath: KeyPath<Root, Value>) {
         let body: (Request, inout Value?) -> KeyPath<Root, Value>? = { request, value in
             switch request {
-            case .change(let observation, let indexed):
-                observation.didChange(indexed: indexed) { root in root[keyPath: keyPath] }
+            case .change(let observation, let indexed, let rootHeld):
+                observation.didChange(indexed: indexed, rootHeld: rootHeld) { root in root[keyPath: keyPath] }
                 return nil
             case .read(let root):
                 value = root[keyPath: keyPath]
@@ -50,9 +51,9 @@ struct DerivedSpecialization<Root: KeyValueObservable, Value> {
             }
         }
         self.body = body
-        change = { observation, indexed in
+        change = { observation, indexed, rootHeld in
             var unused: Value?
-            _ = body(.change(observation, indexed), &unused)
+            _ = body(.change(observation, indexed, rootHeld: rootHeld), &unused)
         }
     }
 
@@ -88,16 +89,35 @@ extension DerivedObservation {
     /// values) takes the lock once, allocates nothing and leaves the links alone. The
     /// links follow before the value is published, so that a callback that sets a new
     /// dependency is heard.
+    ///
+    /// `rootHeld`: the caller holds the root (a set on it, see `DependentHandler`), which
+    /// is then used unretained, with no weak load.
     @inlinable
-    func didChange(indexed: IndexedChange? = nil, evaluate: (Root) -> Value) {
-        guard let root else {
+    func didChange(indexed: IndexedChange? = nil, rootHeld: Bool = false, evaluate: (Root) -> Value) {
+        if rootHeld {
+            heldRoot._withUnsafeGuaranteedRef { didChange(root: $0, indexed: indexed, evaluate: evaluate) }
+        } else if let root {
+            // The root stays alive until the change is delivered: an observer called from
+            // the send is given it without a weak load (see `PropertyChannel.call`).
+            withExtendedLifetime(root) { didChange(root: root, indexed: indexed, evaluate: evaluate) }
+        } else {
             end()
-            return
         }
+    }
+
+    /// ``didChange(indexed:rootHeld:evaluate:)`` with the root, which the caller holds.
+    @inlinable @inline(__always)
+    func didChange(root: Root, indexed: IndexedChange?, evaluate: (Root) -> Value) {
         lock.lock()
         // A link being detached may still hear an event already under way.
         guard active, !ended, let channel else {
             lock.unlock()
+            return
+        }
+        // Idle: nobody to tell, and the links may no longer be what an evaluation would
+        // read. Leaves (see `DerivedObservation`).
+        guard interest > 0 else {
+            leaveWhileIdle()
             return
         }
         let expected = tracked
@@ -108,15 +128,11 @@ extension DerivedObservation {
             if !affecting.isEmpty { readAffecting(root) }
         }
         if let sources { relink(to: sources) }
-        let old = oldWanted.load(ordering: .relaxed) > 0 ? swapLast(value!) : nil
-        // The root stays alive until the change is delivered: an observer called from
-        // the send is given it without a weak load (see `PropertyChannel.call`).
-        withExtendedLifetime(root) {
-            if let indexed {
-                channel.sendChange(old: old, new: value!, indexed: indexed)
-            } else {
-                channel.sendChange(old: old, new: value!)
-            }
+        let old = lastValue.isWanted ? lastValue.swap(value!) : nil
+        if let indexed {
+            channel.sendChange(old: old, new: value!, indexed: indexed)
+        } else {
+            channel.sendChange(old: old, new: value!)
         }
     }
 }

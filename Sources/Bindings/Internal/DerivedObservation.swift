@@ -16,59 +16,92 @@ import Synchronization
 /// cannot make another one skip a value (SPEC section 6).
 ///
 /// Lifetime: the channel holds this object (its `read` closure does), and every
-/// observer holds the channel. While some observer exists (``addInterest(prior:)``) the
-/// observation is active: its links with the dependencies hold it too. When the last
-/// observer goes it leaves its dependencies and lies dormant until another observer
-/// comes or its channel is released. When its root object is gone it ends for good and
-/// closes its channel, which completes and releases the observers.
+/// observer holds the channel. While some observer exists (``addInterest(prior:old:)``)
+/// the observation is active: its links with the dependencies hold it, and it holds its
+/// channel (``channel``). When the last observer goes:
+/// - if some dependency is an `@Observed` property of the root (``linkedToRoot``), the
+///   observation stays as it is, idle, until the next change of a dependency or the end
+///   of the root, whichever comes first. Observers of a key path often come and go one
+///   after another with no change in between (a view that rebinds, a cell reused for
+///   the same model): the next one finds the observation up to date, with nothing to
+///   evaluate or link. The first change leaves the dependencies (from then on a set of
+///   the model reaches nothing) and lets go of the channel; the end of the root closes
+///   the property's channel, which ends the observation.
+/// - otherwise it leaves its dependencies at once and lets go of the channel.
+/// A dormant observation (one that left) lives until its channel goes with its last
+/// reference; another observer of the channel activates it again. When its root object
+/// is gone it ends for good and closes its channel, which completes and releases the
+/// observers.
+///
+/// A chain of `@Observed` properties (`\.child.value`) needs no evaluation when its last
+/// property changes: the link with that property sends the change on to the channel as
+/// it is (see ``forwardableTail(of:root:)``). Only a change of an earlier property of the
+/// chain evaluates the key path and follows the new objects.
+///
+/// A change that a property of the root itself delivers at once comes from a set on the
+/// root, whose caller holds it: the observation then uses ``heldRoot`` with no weak load,
+/// which for a model with weak references costs a slow retain and release.
 ///
 /// `@usableFromInline`, with the members that a change touches: the work of a change is
 /// inlined, specialized for the model's types, where the key path is observed (see
 /// ``DerivedSpecialization``).
 @usableFromInline
-final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandler, ChannelEmptyHandler,
+final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandler,
     DerivedInterest, @unchecked Sendable
 {
     // `@unchecked Sendable`:
-    // - `keyPath`, `affecting`, `manualSources`, `specialized`, `lock`: `let`s; `root`: a
-    //   `weak let` (weak references are loaded atomically by the runtime).
-    // - `channel`: weak, set once by `makeChannel` before the observation is shared.
-    // - `links`, `priorLinks`, `last`, `oldInterest`, `interest`, `priorInterest`,
-    //   `active`, `ended`, `generation`, `tracked`, `primedSources`: only touched with
-    //   `lock` held.
-    // - `oldWanted`: atomic (written with `lock` held).
-    // `@exclusivity(unchecked)` on the `var`s that every change touches (`last`,
-    // `oldInterest`, `active`, `ended`, `tracked`): `lock` orders them. The others change
-    // only when observers come and go, or the dependencies do: dynamic checks cost nothing
+    // - `keyPath`, `affecting`, `manualSources`, `specialized`, `lock`, `heldRoot`,
+    //   `rootID`: `let`s; `root`: a `weak let` (weak references are loaded atomically by
+    //   the runtime). `heldRoot` is used only while a caller holds the root (see above).
+    // - `ownChannel`: set once by `makeChannel` before the observation is shared.
+    // - `channel`: only touched with `lock` held.
+    // - `links`, `priorLinks`, `interest`, `priorInterest`,
+    //   `active`, `ended`, `generation`, `tracked`, `primedSources`, `linkedToRoot`,
+    //   `forwardingSource`: only touched with `lock` held.
+    // - `lastValue`: a `let`, a class that documents its own state.
+    // `@exclusivity(unchecked)` on the `var`s that every change touches (`active`,
+    // `ended`, `tracked`, `channel`, `interest`): `lock` orders them. The others change only when
+    // observers come and go, or the dependencies do: dynamic checks cost nothing
     // measurable there.
 
     @usableFromInline weak let root: Root?
+    /// The root, unretained: used only for a change delivered at once by a set on the
+    /// root (`rootHeld`), whose caller holds the root until the delivery returns.
+    @usableFromInline let heldRoot: Unmanaged<Root>
+    /// The root's identity, which outlives it.
+    let rootID: ObjectIdentifier
     @usableFromInline let keyPath: KeyPath<Root, Value>
     @usableFromInline let affecting: [AnyKeyPath]
     /// The hand-notified channels of the key path and of those affecting it; fixed.
     private let manualSources: [any DependencySource]
-    /// Weak: the channel owns this object, not the other way round.
-    @usableFromInline private(set) weak var channel: PropertyChannel<Value>?
+    /// The channel, unretained: it owns this object. Used only by ``addInterest(prior:old:)``,
+    /// whose caller (an observer being made) holds the channel.
+    private var ownChannel: Unmanaged<PropertyChannel<Value>>?
+    /// The channel, held while the observation is active (idle included), so that changes
+    /// reach it without a weak load (a weak reference would also make every retain of
+    /// the channel a slow one) and the next observer of the key path finds it. The cycle
+    /// this makes with the channel ends when the observation leaves its dependencies.
+    @exclusivity(unchecked) @usableFromInline var channel: PropertyChannel<Value>?
     /// A change's work specialized for `Root` and `Value`, when the observer that made
     /// this observation provided it; fixed.
-    private let specialized: ((DerivedObservation, IndexedChange?) -> Void)?
+    private let specialized: ((DerivedObservation, IndexedChange?, Bool) -> Void)?
 
     @usableFromInline let lock = CompactLock()
     /// The links that carry the dependencies' changes, by source.
     private var links: [ObjectIdentifier: any DependencyLink] = [:]
     /// The links that carry their prior notices, while some observer wants them.
     private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
-    /// The last value, kept only while some observer wants old values (`oldInterest`):
-    /// holding it otherwise would make every in-place mutation of a copy-on-write value
-    /// (an array) copy it.
-    @exclusivity(unchecked) @usableFromInline var last: Value?
-    @exclusivity(unchecked) @usableFromInline var oldInterest = 0
-    /// `oldInterest`, readable without the lock, so that a change that nobody wants the
-    /// old value of takes no second lock. Written under the lock.
-    @usableFromInline let oldWanted = Atomic<Int>(0)
+    /// The last value, for observers that want old values; shared with a forwarding link
+    /// (see ``forwardableTail(of:root:)``).
+    @usableFromInline let lastValue = LastValue<Value>()
     /// Observers that exist (registered or about to be), and those of them wanting `.prior`.
-    private var interest = 0
+    @exclusivity(unchecked) @usableFromInline var interest = 0
     private var priorInterest = 0
+    /// Whether some link is with an `@Observed` property of the root, whose channel
+    /// closes when the root deinitialises: what lets the observation stay idle.
+    private var linkedToRoot = false
+    /// The source whose change link forwards (see ``forwardableTail(of:root:)``).
+    private var forwardingSource: ObjectIdentifier?
     @exclusivity(unchecked) @usableFromInline var active = false
     @exclusivity(unchecked) @usableFromInline var ended = false
     /// Changes whenever the links are dropped wholesale (dormant, ended), so that a relink
@@ -96,20 +129,21 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             specialized: specialization.map { $0.change })
         let channel = PropertyChannel<Value>(key: nil, ownerID: nil, read: { observation.read() })
         channel.derivedInterest = observation
-        observation.channel = channel
+        observation.ownChannel = Unmanaged.passUnretained(channel)
         return (channel, observation)
     }
 
     private init(
         root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath], sources: [any DependencySource],
-        specialized: ((DerivedObservation, IndexedChange?) -> Void)?
+        specialized: ((DerivedObservation, IndexedChange?, Bool) -> Void)?
     ) {
         self.root = root
+        heldRoot = Unmanaged.passUnretained(root)
+        rootID = ObjectIdentifier(root)
         self.keyPath = keyPath
         self.affecting = affecting
         self.specialized = specialized
         manualSources = ([keyPath] + affecting).map { ManualChangeRegistry.channel(for: root, key: $0) }
-        last = nil
         primedSources = sources
     }
 
@@ -117,10 +151,13 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         ObservationTarget.forget(ObjectIdentifier(self))
     }
 
-    /// Whether this observation can serve a new observer of `root`: it belongs to that
-    /// very object (not to a dead one whose address was reused) and has not ended.
-    func serves(_ root: Root) -> Bool {
-        self.root === root && !lock.withLock { ended }
+    /// The channel, if this observation can serve a new observer of `root`: it belongs
+    /// to that very object (not to a dead one whose address was reused), has not ended,
+    /// and is active, idle included (a dormant one's channel goes with its last
+    /// observer).
+    func channel(serving root: Root) -> PropertyChannel<Value>? {
+        guard self.root === root else { return nil }
+        return lock.withLock { ended ? nil : channel }
     }
 
     /// The current value, or `nil` once the root is gone.
@@ -146,18 +183,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         for key in affecting { _ = root[keyPath: key] }
     }
 
-    /// Keeps `value` as the last one for observers that want old values, and returns the
-    /// one it replaces; `nil` if no such observer is left.
-    @usableFromInline
-    func swapLast(_ value: Value) -> Value? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard oldInterest > 0 else { return nil }
-        let old = last
-        last = value
-        return old
-    }
-
     /// What the affecting key paths read now.
     private func affectingSources(_ root: Root) -> [any DependencySource] {
         guard !affecting.isEmpty else { return [] }
@@ -175,36 +200,32 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         lock.lock()
         if ended {
             lock.unlock()
+            // Ended while dormant: its channel, which the caller holds, was not closed.
+            ownChannel?.takeUnretainedValue().close()
             return
-        }
-        if old {
-            oldInterest += 1
-            oldWanted.store(oldInterest, ordering: .relaxed)
-            if oldInterest == 1 {
-                // Called on the model's isolation: reading it here is safe.
-                lock.unlock()
-                let current = read()
-                lock.lock()
-                last = current
-            }
         }
         interest += 1
         if prior { priorInterest += 1 }
+        // Idle (active with no observer) needs nothing: nothing changed since it was
+        // last up to date, or it would have left.
         let activate = !active
+        // The caller, an observer being made, holds the channel.
+        if channel == nil { channel = ownChannel?.takeUnretainedValue() }
         let linkPriors = !activate && prior && priorLinks.isEmpty
         active = true
         let primed = activate ? primedSources : nil
         primedSources = nil
         lock.unlock()
+        // Called on the model's isolation: reading it here is safe.
+        if old, lastValue.addInterest() { lastValue.store(read()) }
         guard activate || linkPriors, let root else { return }
         if let primed {
             relink(to: primed + affectingSources(root))
         } else {
-            // Re-activated after lying dormant (the model may have changed meanwhile), or
-            // linking for prior notices: read the model afresh.
-            let (value, sources) = evaluate(root, expecting: [])
+            // Linking for prior notices, or activated by an observer that no look-up
+            // primed: read the model afresh.
+            let (_, sources) = evaluate(root, expecting: [])
             relink(to: sources ?? [])
-            if activate { lock.withLock { if oldInterest > 0 { last = value } } }
         }
     }
 
@@ -213,28 +234,51 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// drops the links for them.
     @usableFromInline
     func removeInterest(prior: Bool, old: Bool) {
+        if old { lastValue.removeInterest() }
         lock.lock()
         var dropped: [any DependencyLink] = []
-        var lastValue: Value?
-        if old {
-            oldInterest -= 1
-            oldWanted.store(oldInterest, ordering: .relaxed)
-            if oldInterest == 0 { swap(&lastValue, &last) }
-        }
+        var released: PropertyChannel<Value>?
         interest -= 1
         if prior { priorInterest -= 1 }
-        if priorInterest == 0 { dropped += priorLinks.values }
-        if priorInterest == 0 { priorLinks = [:] }
-        if interest == 0, active {
-            active = false
-            generation &+= 1
-            dropped += links.values
-            links = [:]
-            tracked = []
+        if priorInterest == 0, !priorLinks.isEmpty {
+            dropped += priorLinks.values
+            priorLinks = [:]
+        }
+        // Otherwise idle, until the next change or the end of the root (see above).
+        if interest == 0, active, !linkedToRoot || ended {
+            released = leaveDependencies(into: &dropped)
         }
         for link in dropped { link.retire() }
         lock.unlock()
-        withExtendedLifetime(lastValue) {}   // released outside the lock
+        withExtendedLifetime(released) {}   // released outside the lock
+        for link in dropped { link.detach() }
+    }
+
+    /// Goes dormant: drops the links (into `dropped`, retired, to detach after
+    /// unlocking) and returns the channel, to release after unlocking. Under the lock.
+    @usableFromInline
+    func leaveDependencies(into dropped: inout [any DependencyLink]) -> PropertyChannel<Value>? {
+        active = false
+        generation &+= 1
+        dropped += links.values
+        links = [:]
+        forwardingSource = nil
+        tracked = []
+        // Not `swap`: a generic call, which would look up the metadata of the type.
+        let released = channel
+        channel = nil
+        return released
+    }
+
+    /// A dependency changed while the observation is idle: leaves the dependencies.
+    /// Under the lock, which it releases.
+    @usableFromInline
+    func leaveWhileIdle() {
+        var dropped: [any DependencyLink] = []
+        let released = leaveDependencies(into: &dropped)
+        for link in dropped { link.retire() }
+        lock.unlock()
+        withExtendedLifetime(released) {}
         for link in dropped { link.detach() }
     }
 
@@ -245,6 +289,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// notices exist exactly while some observer wants them.
     @usableFromInline
     func relink(to tracked: [any DependencySource]) {
+        // Before locking: it takes the models' creation locks.
+        let tail = root.flatMap { forwardableTail(of: tracked, root: $0) }
         lock.lock()
         guard active, !ended else {
             lock.unlock()
@@ -258,8 +304,17 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         for source in manualSources + tracked where ids.insert(ObjectIdentifier(source)).inserted {
             unique.append(source)
         }
+        linkedToRoot = unique.contains { $0.isStoredProperty && $0.ownerID == rootID }
 
         var toDetach: [any DependencyLink] = []
+        // A link that forwards and one that does not are not interchangeable: when the
+        // forwarding source changes, both links go and are made again.
+        if forwardingSource != tail.map({ ObjectIdentifier($0.source) }) {
+            for id in [forwardingSource, tail.map { ObjectIdentifier($0.source) }].compactMap({ $0 }) {
+                if let link = links.removeValue(forKey: id) { toDetach.append(link) }
+            }
+            forwardingSource = tail.map { ObjectIdentifier($0.source) }
+        }
         let changesToAttach = Self.diff(&links, with: unique, detaching: &toDetach)
         var priorsToAttach: [any DependencySource] = []
         if wantsPriors {
@@ -272,8 +327,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         lock.unlock()
 
         for link in toDetach { link.detach() }
-        let changes = changesToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .changes)) }
-        let priors = priorsToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .priors)) }
+        let changes = changesToAttach.map { source in
+            let id = ObjectIdentifier(source)
+            if let tail, id == ObjectIdentifier(tail.source) { return (id, tail.attach(self)) }
+            return (id, source.attach(self, role: .changes, root: rootID))
+        }
+        let priors = priorsToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .priors, root: rootID)) }
 
         var late: [any DependencyLink] = []
         lock.lock()
@@ -313,22 +372,22 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     @usableFromInline
     func dependencyWillChange(_ indexed: IndexedChange?) {
-        guard let channel, channel.wantsPrior, let root else { return }
+        guard let channel = lock.withLock({ channel }), channel.wantsPrior, let root else { return }
         // The value after the last change, not a fresh read: a prior notice queued behind
         // a re-entrant set is delivered after the model has moved on. (Observers that
-        // want prior notices want old values, so `last` is kept for them.)
-        let last = lock.withLock { self.last }
+        // want prior notices want old values, so the last value is kept for them.)
+        let last = lastValue.load()
         channel.sendPrior(old: last ?? root[keyPath: keyPath], indexed: own(indexed, root: root))
     }
 
     @usableFromInline
-    func dependencyDidChange(_ indexed: IndexedChange?) {
+    func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool) {
         var own: IndexedChange?
         if let indexed, let root { own = self.own(indexed, root: root) }
         if let specialized {
-            specialized(self, own)
+            specialized(self, own, rootHeld)
         } else {
-            didChange(indexed: own) { $0[keyPath: keyPath] }
+            didChange(indexed: own, rootHeld: rootHeld) { $0[keyPath: keyPath] }
         }
     }
 
@@ -344,11 +403,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         if root == nil { end() }
     }
 
-    /// Interest, not registrations, decides when to leave the dependencies (an observer
-    /// may exist before it registers): nothing to do here.
-    @usableFromInline
-    func channelBecameEmpty() {}
-
     /// The root is gone: leaves every dependency and completes the observers.
     @usableFromInline
     func end() {
@@ -360,12 +414,69 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             let links = Array(self.links.values) + Array(priorLinks.values)
             self.links = [:]
             priorLinks = [:]
+            forwardingSource = nil
             tracked = []
             for link in links { link.retire() }
             return links
         }
         guard let links else { return }
         for link in links { link.detach() }
-        channel?.close()
+        // Taken before closing, released after: the channel may be held only here. A
+        // dormant observation's channel has no observer; the next one closes it (see
+        // `addInterest`).
+        let held = lock.withLock {
+            let held = channel
+            channel = nil
+            return held
+        }
+        held?.close()
+        withExtendedLifetime(held) {}
+    }
+}
+
+// MARK: Chains
+
+/// The link that a chain's last property gets (see ``DependentObserver/forwardTarget``).
+struct ForwardingTail {
+    let source: any DependencySource
+    /// Registers the forwarding link.
+    let attach: (any DependentHandler) -> any DependencyLink
+}
+
+extension DerivedObservation {
+    /// The last of `tracked` (what an evaluation of the key path read), if the key path
+    /// is exactly a chain of `@Observed` properties from the root (`\.child.value`:
+    /// `child` of the root, then `value` of that child), so that its value is the value
+    /// of that last property and a change of it can be sent on as it is.
+    ///
+    /// Checked by comparing the key path with the key paths of the properties read,
+    /// appended in order: equal key paths read the same properties, so the evaluation
+    /// reads exactly those, and the last one's value is the key path's. Not for key paths
+    /// with affecting key paths (their changes need an evaluation), and not when the last
+    /// property's value type is not exactly `Value`.
+    func forwardableTail(of tracked: [any DependencySource], root: Root) -> ForwardingTail? {
+        // Cheap checks first: the first property is the root's, the others (in a chain
+        // without cycles) another object's, and the last one's type is right.
+        let rootID = ObjectIdentifier(root)
+        guard affecting.isEmpty, tracked.count >= 2, tracked[0].ownerID == rootID,
+              tracked.dropFirst().allSatisfy({ $0.ownerID != rootID }),
+              ObjectIdentifier(type(of: tracked[tracked.count - 1])) == ObjectIdentifier(PropertyChannel<Value>.self)
+        else { return nil }
+        var chain: AnyKeyPath?
+        for source in tracked {
+            guard source.isStoredProperty, let key = source.sourceKey else { return nil }
+            guard let sofar = chain else {
+                chain = key
+                continue
+            }
+            guard let appended = sofar.appending(path: key) else { return nil }
+            chain = appended
+        }
+        guard chain == keyPath, let channel = lock.withLock({ channel }) else { return nil }
+        let tail = unsafeDowncast(tracked[tracked.count - 1], to: PropertyChannel<Value>.self)
+        let lastValue = lastValue
+        return ForwardingTail(source: tail) { dependent in
+            tail.attachForwarding(dependent, to: channel, lastValue: lastValue, root: root)
+        }
     }
 }

@@ -17,8 +17,8 @@ enum ObservationTarget {
     /// that object, so that they all see the same evaluations in the same order;
     /// `specialization` does its work at each change (the first observer's).
     ///
-    /// Also returns, for the direct channel of an `@Observed` property, the value the
-    /// look-up read, as a snapshot for the observer's initial value.
+    /// Also returns the value the look-up read, as a snapshot for the observer's initial
+    /// value.
     ///
     /// Inlinable, so that the look-up runs where the types are known: run as generic
     /// code, its generic metadata look-ups cost more than the rest (~600 ns a look-up).
@@ -42,7 +42,10 @@ enum ObservationTarget {
                 return (channel, PropertyChannel.Snapshot(value: value!, version: channel.version))
             }
         }
-        return (resolveDerived(root, keyPath, value: value!, sources: sources, specialization: specialization), nil)
+        // The value just read is current for a derived channel too: its observer is made
+        // before anything can change on this isolation.
+        let channel = resolveDerived(root, keyPath, value: value!, sources: sources, specialization: specialization)
+        return (channel, PropertyChannel.Snapshot(value: value!, version: channel.version))
     }
 
     /// The rest of ``resolve(_:specialization:)``: the channel of the shared derived
@@ -127,10 +130,8 @@ enum ObservationTarget {
         // The strong reference loaded under the lock may be the last one (another thread
         // may be dropping its own): it is returned, so that it is released after unlocking.
         let object: AnyObject? = shared.lock.withLock { shared.entries[key]?.derived }
-        guard let derived = object as? DerivedObservation<Root, Value>,
-              derived.serves(root), let channel = derived.channel
-        else { return nil }
-        return channel
+        guard let derived = object as? DerivedObservation<Root, Value> else { return nil }
+        return derived.channel(serving: root)
     }
 
     /// Called by a derived observation's deinit (with its identifier): drops its entry,

@@ -107,10 +107,13 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// observations under the lock: never at the same time as a write.
     @exclusivity(unchecked) @usableFromInline var version: UInt = 0
 
-    /// The value of an `@Observed` property as an observer read it, where reading it
-    /// costs a field load (`$property`, and the evaluation that resolves a key path);
-    /// it gives the observer its initial value if no set came since (same ``version``),
-    /// which spares reading the model again through a key path at run time (~100 ns).
+    /// The value of an `@Observed` property, or of a derived key path, as an observer
+    /// read it where reading it costs little (`$property`, and the evaluation that
+    /// resolves a key path); it gives the observer its initial value if no change was
+    /// sent since (same ``version``), which spares reading the model again through a key
+    /// path at run time (~100 ns). For a derived key path this holds because the
+    /// observer is made right after the read, on the model's isolation, before anything
+    /// can change it.
     @usableFromInline
     struct Snapshot {
         @usableFromInline let value: Value
@@ -182,7 +185,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// Call it under the lock, while open.
     @inlinable
     func currentValue(_ snapshot: Snapshot? = nil) -> Value? {
-        if let snapshot, isStoredProperty, snapshot.version == version { return snapshot.value }
+        if let snapshot, isStoredProperty || isDerived, snapshot.version == version { return snapshot.value }
         return read()
     }
 
@@ -224,31 +227,6 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         for unmanaged in released { unmanaged.release() }
     }
 
-    /// Tells the empty handler if no observer is left that is not cancelled (an observer
-    /// that never registered was cancelled).
-    ///
-    /// Cancelled observers count as gone: one cancelled during a delivery (from inside a
-    /// callback, or from another thread) stays in the list until the delivery ends, and
-    /// `observerCount` would then keep a derived observation and its dependency links
-    /// registered for as long as the model lives. Only derived channels have an empty
-    /// handler, and each has one observer, so the scan costs nothing elsewhere.
-    @usableFromInline
-    func checkEmpty() {
-        guard isDerived, let derivedInterest else { return }
-        if !hasActiveObserver { derivedInterest.channelBecameEmpty() }
-    }
-
-    /// Whether some registered (or about to be registered) observer is not cancelled.
-    private var hasActiveObserver: Bool {
-        lock()
-        defer { unlock() }
-        for index in 0..<slotCount {
-            if let unmanaged = slots[index], !unmanaged.takeUnretainedValue().isCancelled { return true }
-        }
-        for waiting in waitingToJoin where !waiting.observer.isCancelled { return true }
-        return false
-    }
-
     /// Unregisters an observer added with ``add(_:needsOld:needsPrior:initial:)``; the
     /// caller guarantees it runs once per observer.
     @inlinable
@@ -256,7 +234,6 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         if needsOld || needsPrior { oldWanted.subtract(1, ordering: .relaxed) }
         if needsPrior { priorWanted.subtract(1, ordering: .relaxed) }
         remove(observer)
-        if isDerived { checkEmpty() }
     }
 
     /// Sends a change. `old` is dropped unless someone asked for it.
@@ -303,7 +280,12 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
             callChangeObserver(unsafeDowncast(observer, to: ChangeObserver<Value>.self), event)
         } else if bits & DependencyLinkFlag.bit != 0 {
             // The fields read here, where `Value` is known (see `DependentObserver`).
-            unsafeDowncast(observer, to: DependentObserver<Value>.self).pass(isPrior: event.isPrior, indexed: event.indexed)
+            let link = unsafeDowncast(observer, to: DependentObserver<Value>.self)
+            if let target = link.forwardTarget, !event.isPrior, let new = event.new {
+                DependentObserver.forward(new, to: target, from: link)
+            } else {
+                link.pass(isPrior: event.isPrior, indexed: event.indexed, held: true)
+            }
         } else {
             observer.receive(event)
         }
@@ -326,10 +308,4 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     func sendPrior(old: Value, indexed: IndexedChange? = nil) {
         send(PropertyEvent(isPrior: true, old: old, new: nil, indexed: indexed))
     }
-}
-
-/// Told when a channel's last observer has left.
-@usableFromInline
-protocol ChannelEmptyHandler: AnyObject {
-    func channelBecameEmpty()
 }

@@ -104,8 +104,6 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
         let previous = registration.exchange(3, ordering: .acquiringAndReleasing)
         if previous == 2 {
             channel.remove(self, needsOld: needsOld, needsPrior: needsPrior)
-        } else if previous == 0 {
-            channel.checkEmpty()
         }
         if previous != 3 { releaseInterest() }
     }
@@ -122,11 +120,11 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
     func sourceEnded() {}
 }
 
-/// The observation behind a derived key path's channel (its empty handler), which needs
-/// to know how many observers exist, registered or not yet, and whether any of them
-/// wants prior notices.
+/// The observation behind a derived key path's channel, which needs to know how many
+/// observers exist, registered or not yet, and whether any of them wants prior notices
+/// or old values.
 @usableFromInline
-protocol DerivedInterest: ChannelEmptyHandler {
+protocol DerivedInterest: AnyObject {
     /// An observer was made for the channel; called on the model's isolation.
     func addInterest(prior: Bool, old: Bool)
     /// That observer is gone; called once per observer, from any thread.

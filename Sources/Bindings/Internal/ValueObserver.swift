@@ -34,7 +34,7 @@ class ValueObserver<Value>: PropertyObserver<Value>, @unchecked Sendable {
     @inlinable
     final func registerAsSink(initial: Bool, snapshot: PropertyChannel<Value>.Snapshot?) -> Bool {
         if channel.isDerived {
-            registerNew()
+            registerNew(snapshot: snapshot)
             return registration.load(ordering: .relaxed) != 3   // 3: ended (nobody could cancel yet)
         }
         // See `cancelFromHandle()`; asking for neither old values nor prior notices.

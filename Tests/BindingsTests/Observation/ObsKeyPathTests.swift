@@ -154,14 +154,22 @@ struct ObsKeyPathTests {
         withExtendedLifetime(t2) {}
     }
 
-    @Test func invalidatingAComputedObservationLeavesItsDependencies() {
+    /// Invalidated, the observation stays idle, still linked, for a next observer of the
+    /// key path; the next change of a dependency makes it leave, and calls nothing.
+    @Test func invalidatingAComputedObservationLeavesItsDependenciesAtTheNextChange() {
         let person = ObsPerson()
-        let token = person.observe(\.fullName, options: [.new]) { _, _ in }
+        var calls = 0
+        let token = person.observe(\.fullName, options: [.new]) { _, _ in calls += 1 }
         #expect(person.firstNameStorage.observerCount == 1)
         #expect(person.lastNameStorage.observerCount == 1)
         token.invalidate()
+        #expect(person.firstNameStorage.observerCount == 1, "idle")
+        #expect(person.lastNameStorage.observerCount == 1, "idle")
+        person.lastName = "Byron"
         #expect(person.firstNameStorage.observerCount == 0)
         #expect(person.lastNameStorage.observerCount == 0)
+        person.firstName = "Grace"
+        #expect(calls == 0)
     }
 
     @Test func cancellingAChainSubscriptionLeavesEveryLink() {
@@ -173,6 +181,10 @@ struct ObsKeyPathTests {
         #expect(address.countryStorage.observerCount == 1)
         #expect(country.nameStorage.observerCount == 1)
         c.cancel()
+        #expect(person.addressStorage.observerCount == 1, "idle")
+        #expect(country.nameStorage.observerCount == 1, "idle")
+        // A change of the last property (which the chain forwards) makes it leave too.
+        country.name = "France"
         #expect(person.addressStorage.observerCount == 0)
         #expect(address.countryStorage.observerCount == 0)
         #expect(country.nameStorage.observerCount == 0)

@@ -41,8 +41,9 @@ struct ObsSharedDerivedTests {
         let cancelled = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person.publisher(for: \.fullName).subscribe(cancelled)
         cancelled.cancel()
+        #expect(person.firstNameStorage.observerCount == 1, "idle: still linked, until the next change")
+        person.firstName = "Grace"         // unseen: it leaves instead
         #expect(person.firstNameStorage.observerCount == 0, "dormant: no links")
-        person.firstName = "Grace"         // unseen while dormant
         var changes: [KeyValueObservedChange<String>] = []
         let token = person.observe(\.fullName, options: [.old, .new]) { _, change in changes.append(change) }
         #expect(person.firstNameStorage.observerCount == 1, "active again")
@@ -63,7 +64,10 @@ struct ObsSharedDerivedTests {
         person.lastName = "Hopper"
         #expect(waiting.events == [.value("Grace Lovelace"), .value("Grace Hopper")])
         waiting.cancel()
-        #expect(person.firstNameStorage.observerCount == 0)
+        #expect(person.firstNameStorage.observerCount == 1, "idle until the next change")
+        person.lastName = "Byron"
+        #expect(person.firstNameStorage.observerCount == 0, "left at the change")
+        #expect(waiting.events == [.value("Grace Lovelace"), .value("Grace Hopper")])
     }
 
     /// A subscription registers when it is handed over (so that its initial value is

@@ -107,15 +107,18 @@ final class RelModelReference: RelModelSystem {
 
     /// A computed or chained key path under observation: while it has observers it
     /// depends on channels through links, and delivers through its own channel to all of
-    /// them.
+    /// them. When the last observer goes it stays linked, idle (every key path here reads
+    /// a property of its model), until the next change of a dependency, which unlinks it;
+    /// an observer that comes while it is idle finds the links as they are.
     final class Derived {
         let model: Model
         let key: RelModelKey
         let channel = Channel("derived")
         var links: [(Channel, Entry)] = []
-        /// Observers attached; links exist exactly while there are some.
+        /// Observers attached.
         var interest = 0
-        var active: Bool { interest > 0 }
+        /// Linked: with observers, or idle.
+        var active = false
 
         init(model: Model, key: RelModelKey) {
             self.model = model
@@ -150,7 +153,12 @@ final class RelModelReference: RelModelSystem {
             }
             links = kept
             for source in wanted where !links.contains(where: { $0.0 === source }) {
-                let entry = Entry { [unowned self] _ in dependencyChanged() }
+                // A chain's last property: its values are the chain's, sent on as they are
+                // (each value set, in order), with no evaluation.
+                let forwards = key == .chainX && source === model.child.channel
+                let entry = Entry { [unowned self] value in
+                    if forwards { forwarded(value) } else { dependencyChanged() }
+                }
                 source.add(entry, initial: nil)
                 links.append((source, entry))
             }
@@ -158,20 +166,35 @@ final class RelModelReference: RelModelSystem {
 
         func dependencyChanged() {
             guard active else { return }
+            guard interest > 0 else { return leave() }
             relink()
             channel.send(value)
         }
 
-        /// An observer comes: the first one makes it read the model afresh and link.
-        func addInterest() {
-            interest += 1
-            if interest == 1 { relink() }
+        func forwarded(_ value: Int) {
+            guard active else { return }
+            guard interest > 0 else { return leave() }
+            channel.send(value)
         }
 
-        /// An observer goes: with the last one it leaves its dependencies.
+        /// An observer comes: the first one, unless idle, makes it read the model afresh
+        /// and link.
+        func addInterest() {
+            interest += 1
+            if !active {
+                active = true
+                relink()
+            }
+        }
+
+        /// An observer goes: the last one leaves it idle.
         func removeInterest() {
             interest -= 1
-            guard interest == 0 else { return }
+        }
+
+        /// Leaves the dependencies (a change while idle).
+        func leave() {
+            active = false
             for link in links { link.0.remove(link.1) }
             links = []
         }

@@ -44,6 +44,16 @@ final class RelStressModel: KeyValueObservable {
         seq += 1
         return seq
     }
+
+    /// Sets every property that `sum`, `pick` and `child.x` read, so that an observation
+    /// of them left idle (kept linked after its last observer left, until the next
+    /// change) leaves. On the home thread.
+    func touchEveryDependency() {
+        a = next()
+        b = next()
+        flag.toggle()
+        child.x = next()
+    }
 }
 
 /// A binding owner. Its bound properties are atomics, because a binding to a shared
