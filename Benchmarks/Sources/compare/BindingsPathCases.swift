@@ -40,6 +40,17 @@ func bindingsSubscribeCancelComputed(_ model: BindingsPair, _ counter: Counter, 
     }
 }
 
+/// Subscribe, cancel, then set a dependency: the set makes the idle observation leave, so
+/// each subscription makes and links the observation again (the path without reuse).
+@inline(never)
+func bindingsSubscribeCancelSetComputed(_ model: BindingsPair, _ counter: Counter, _ count: Int) {
+    for i in 0..<count {
+        let subscription = model.publisher(for: \.sum).sink { counter.total &+= $0 }
+        subscription.cancel()
+        model.a = i
+    }
+}
+
 @inline(never)
 func bindingsUpdate(_ value: ObservableValue<Int>, _ count: Int) {
     for i in 0..<count { value.update(i) }
@@ -89,6 +100,11 @@ enum BindingsPathCases {
     static func computedSubscribeCancel(_ counter: Counter) -> Run {
         let model = BindingsPair()
         return { count in timed { bindingsSubscribeCancelComputed(model, counter, count) } }
+    }
+
+    static func computedSubscribeCancelSet(_ counter: Counter) -> Run {
+        let model = BindingsPair()
+        return { count in timed { bindingsSubscribeCancelSetComputed(model, counter, count) } }
     }
 
     static func observeOldNew(_ counter: Counter) -> Run {

@@ -95,6 +95,9 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     let computedSubscribeCancel = Comparison("computed_subscribe_cancel") { [
         Side("Bindings", BindingsPathCases.computedSubscribeCancel(counter)),
     ] }
+    let computedSubscribeCancelSet = Comparison("computed_subscribe_cancel_set") { [
+        Side("Bindings", BindingsPathCases.computedSubscribeCancelSet(counter)),
+    ] }
     let observeOldNew = Comparison("observe_old_new") { [Side("Bindings", BindingsPathCases.observeOldNew(counter))] }
     let observableValue = Comparison("observable_value") { [
         Side("Bindings", BindingsPathCases.observableValue(counter)),
@@ -110,7 +113,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
 
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, binding, floors, wide, cancelOne,
-               liftedBinding, createRelease, computedBinding, computedSubscribeCancel, observeOldNew,
+               liftedBinding, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
+               observeOldNew,
                observableValue, chain, manyModels]
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
@@ -205,6 +209,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     addRelative("computed key path (2 dependencies), set + notify", computed[0], atMost: 6)
     addRelative("`<~` of that computed key path, set + deliver", computedBinding[0], atMost: 8)
     addRelative("`publisher(for: computed).sink` + `cancel()`", computedSubscribeCancel[0], atMost: 100)
+    // The same with a set of a dependency after each cancel, which ends the reuse: no bar.
+    paths.add(["the same, then a set of `a` (no reuse: made and linked each time)",
+               formatNanoseconds(computedSubscribeCancelSet[0]), "`$x.sink` " + formatNanoseconds(sinkFigure),
+               formatRatio(computedSubscribeCancelSet[0] / sinkFigure), "", ""])
     addRelative("`observe(_:options: [.old, .new])` handler, set", observeOldNew[0], atMost: 3)
     addPath("`ObservableValue.update` (\(formatNanoseconds(observableValue[0]))) and `CurrentValueSubject.send` (\(formatNanoseconds(subject[0]))), 1 sink: the slower", slowerSubject, against: subject[1], speedupAtLeast: 4)
     addPath("`$x.map { }.filter { }.sink { }`, set (OpenCombine: the same on `@Published`)", chain[0], against: chain[1], speedupAtLeast: 8)
@@ -280,7 +288,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         - the paths users take: `<~` Int is the `<~` row above; `<~` String sets one of four names into a
           `String?`; an owner with 3 bindings is made, bound (`number` and `other` to an Int, `text` to a
           String) and released, against 3 `assign(to:on:)` stored in a set that ends with it; computed key
-          paths are `sum` (a + b), set through `a`; the subject row counts the slower of Bindings' two; the
+          paths are `sum` (a + b), set through `a`; subscribe + cancel of `sum` runs in a loop, which reuses
+          the observation left idle by the last cancel, and again with a set of `a` after each cancel, which
+          makes the idle observation leave (so each subscription makes it anew); the subject row counts the
+          slower of Bindings' two; the
           chain maps and filters every value; 20,000 models each have one sink and are set in turn.
         - one of 1,000 properties: a set of the middle property of a model whose 1,000 @Observed
           properties each have a `sink` subscriber, against the 1-property model.
@@ -313,6 +324,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     json.add("computed_set_notify_vs_sink", relative(computed[0]))
     json.add("computed_bind_vs_sink", relative(computedBinding[0]))
     json.add("computed_subscribe_cancel_vs_sink", relative(computedSubscribeCancel[0]))
+    json.add("computed_subscribe_cancel_set_vs_sink", relative(computedSubscribeCancelSet[0]))
     json.add("observe_old_new_vs_sink", relative(observeOldNew[0]))
     json.add("current_value_send", [
         ("bindings_ns", slowerSubject), ("observable_value_ns", observableValue[0]),

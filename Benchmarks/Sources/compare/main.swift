@@ -34,7 +34,8 @@ while let argument = arguments.popFirst() {
                             set_after_observers_left, per_subscriber, subscribe_cancel, nested,
                             subject, computed, generic_sink, observe, binding, floors, wide,
                             cancel_one, bind_lifted, bind_create_release, computed_bind,
-                            computed_subscribe_cancel, observe_old_new, observable_value,
+                            computed_subscribe_cancel, computed_subscribe_cancel_set,
+                            observe_old_new, observable_value,
                             chain_map_filter, many_models, memory
               --single-threaded
                             measure in a process that never started a second thread

@@ -643,7 +643,7 @@ class Channel<Event>: @unchecked Sendable {
     ///
     /// Whatever this drops (removed observers, delivered events) is released after the
     /// lock is given up, since a deinit may re-enter the library.
-    @usableFromInline
+    @inlinable @inline(never)
     final func finishDelivering() {
         var released: [Unmanaged<ChannelObserver<Event>>] = []
         var dropped: [ChannelObserver<Event>] = []
@@ -700,7 +700,7 @@ class Channel<Event>: @unchecked Sendable {
     /// registrations made before the event numbered `limit` was queued (the others stay
     /// deferred, in order). What must be released, dropped or told goes to the three
     /// lists, for ``drop(_:_:_:)`` after unlocking.
-    @usableFromInline
+    @inlinable @inline(never)
     final func applyDeferred(
         before limit: UInt64, _ dropped: inout [ChannelObserver<Event>],
         _ released: inout [Unmanaged<ChannelObserver<Event>>],
@@ -744,7 +744,7 @@ class Channel<Event>: @unchecked Sendable {
 
     /// Outside the lock: tells the observers that were to join a channel closed
     /// meanwhile, then releases what was taken out, and drops the applied changes.
-    @usableFromInline
+    @inlinable @inline(never)
     final func drop(
         _ released: inout [Unmanaged<ChannelObserver<Event>>], _ dropped: inout [ChannelObserver<Event>],
         _ endedLate: inout [(observer: ChannelObserver<Event>, tell: Bool)]

@@ -253,23 +253,26 @@ enum DependencyTracking {
         /// The identifiers in `sources`, once it grows past a linear scan's worth.
         var seen: Set<ObjectIdentifier>?
 
-        mutating func record(_ source: any DependencySource) {
+        /// Records the source that `id` names; `source` makes the reference only if it
+        /// must be kept (a read that departs from `expected`), so that the common case
+        /// retains nothing.
+        mutating func record(_ id: ObjectIdentifier, _ source: () -> any DependencySource) {
             if sources == nil {
-                if matched < expected.count, expected[matched] === source {
+                if matched < expected.count, ObjectIdentifier(expected[matched]) == id {
                     matched += 1
                     return
                 }
                 // Read again: nothing new. (A linear scan: dependency lists are short.)
-                for index in 0..<matched where expected[index] === source { return }
+                for index in 0..<matched where ObjectIdentifier(expected[index]) == id { return }
                 sources = Array(expected[0..<matched])
             }
             if sources!.count < 16 {
-                if sources!.contains(where: { $0 === source }) { return }
+                if sources!.contains(where: { ObjectIdentifier($0) == id }) { return }
             } else {
                 if seen == nil { seen = Set(sources!.lazy.map { ObjectIdentifier($0) }) }
-                guard seen!.insert(ObjectIdentifier(source)).inserted else { return }
+                guard seen!.insert(id).inserted else { return }
             }
-            sources!.append(source)
+            sources!.append(source())
         }
 
         /// `nil` if exactly `expected` was read, otherwise what was.
@@ -310,15 +313,17 @@ enum DependencyTracking {
         return (result!, sources ?? [])
     }
 
-    /// Whether the current thread is tracking: a read on any other thread must not pay
-    /// for (or create) a channel just because some thread somewhere is tracking.
+    /// The tracking session of the current thread, or `nil` if it is not tracking: a
+    /// read on any other thread must not pay for (or create) a channel just because some
+    /// thread somewhere is tracking. Valid until the read that asked returns: the session
+    /// lives on the stack of ``track(expecting:_:)``, which is running the read.
     @usableFromInline
-    static var isTrackingOnCurrentThread: Bool { pthread_getspecific(key) != nil }
+    static var currentSession: UnsafeMutableRawPointer? { pthread_getspecific(key) }
 
-    /// Reports that the current thread read `source`.
+    /// Reports to `session` (the ``currentSession`` of this read) that the current thread
+    /// read the source that `id` names; `source` gives the reference, only if kept.
     @usableFromInline
-    static func record(_ source: any DependencySource) {
-        guard let raw = pthread_getspecific(key) else { return }
-        raw.assumingMemoryBound(to: Recorder.self).pointee.record(source)
+    static func record(_ id: ObjectIdentifier, into session: UnsafeMutableRawPointer, _ source: () -> any DependencySource) {
+        session.assumingMemoryBound(to: Recorder.self).pointee.record(id, source)
     }
 }

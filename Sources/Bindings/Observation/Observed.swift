@@ -75,8 +75,13 @@ public struct Observed<Value> {
             // tells the channel which key path it stands for, so that observing exactly
             // this property observes its channel directly. (Using `wrappedKeyPath` here
             // makes every read materialise it; see Docs/Performance.md.)
-            if _slowPath(DependencyTracking.isActive), DependencyTracking.isTrackingOnCurrentThread {
-                DependencyTracking.record(trackedChannel(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath))
+            if _slowPath(DependencyTracking.isActive), let session = DependencyTracking.currentSession {
+                // Unretained: the model's storage owns the channel, and the tracking keeps
+                // a reference only if the read is a new one.
+                trackedChannel(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath)
+                    ._withUnsafeGuaranteedRef { channel in
+                        DependencyTracking.record(ObjectIdentifier(channel), into: session) { channel }
+                    }
             }
             return instance[keyPath: storageKeyPath].value
         }
@@ -170,12 +175,14 @@ public struct Observed<Value> {
     static func trackedChannel<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
         wrapped: @autoclosure () -> AnyKeyPath
-    ) -> PropertyChannel<Value> {
+    ) -> Unmanaged<PropertyChannel<Value>> {
         let lock = ChannelCreation.lockIndex(for: instance)
         ChannelCreation.lock(lock)
         defer { ChannelCreation.unlock(lock) }
-        let channel = instance[keyPath: storage].channel?.takeUnretainedValue() ?? makeChannel(of: instance, storage: storage)
-        if _slowPath(channel.key == nil) { learnKey(channel, wrapped()) }
+        let channel = instance[keyPath: storage].channel ?? Unmanaged.passUnretained(makeChannel(of: instance, storage: storage))
+        if _slowPath(channel._withUnsafeGuaranteedRef { $0.key == nil }) {
+            learnKey(channel.takeUnretainedValue(), wrapped())
+        }
         return channel
     }
 
