@@ -22,6 +22,8 @@ protocol DependencySource: AnyObject {
     var isStoredProperty: Bool { get }
     /// The key path the source stands for, once known (see ``PropertyChannel/key``).
     var sourceKey: AnyKeyPath? { get }
+    /// The number of changes the source sent so far (see ``PropertyChannel/version``).
+    var version: UInt { get }
 }
 
 /// What a link passes on to its derived observation.
@@ -56,10 +58,11 @@ extension PropertyChannel {
     /// the chain (see ``DependentObserver/forwardTarget``). `root` is the chain's root.
     func attachForwarding(
         _ dependent: any DependentHandler, to target: PropertyChannel<Value>, lastValue: LastValue<Value>,
-        root: AnyObject
+        root: AnyObject, guards: [any DependencySource], versions: [UInt]
     ) -> any DependencyLink {
         let link = DependentObserver<Value>(
-            source: self, dependent: dependent, forwardingTo: target, lastValue: lastValue, root: root)
+            source: self, dependent: dependent, forwardingTo: target, lastValue: lastValue, root: root,
+            guards: guards, versions: versions)
         add(link, needsOld: false, needsPrior: false, initial: false)
         return link
     }
@@ -72,7 +75,7 @@ extension PropertyChannel {
     }
 }
 
-/// A registration made by ``DependencySource/attach(_:role:)``.
+/// A registration made by ``DependencySource/attach(_:role:root:)``.
 ///
 /// Ending a link takes two steps: ``retire()`` at once, under the lock of the derived
 /// observation that drops it, so that from then on it passes nothing on; ``detach()``
@@ -101,10 +104,12 @@ protocol DependentHandler: AnyObject {
 
 /// The observer a derived observation registers with each of its dependencies.
 ///
-/// It reads only the fields of an event whose offsets do not depend on `Value`
-/// (``pass(isPrior:indexed:)``), and the specialized delivery loop reads them for it
-/// (``PropertyChannel/call(_:_:)``): its own code is not specialized, and reading the
-/// event there would look up the metadata of `PropertyEvent<Value>` at every change.
+/// It passes on only the fields of an event whose offsets do not depend on `Value`
+/// (``pass(isPrior:indexed:held:)``), and the specialized delivery loop reads them for it
+/// (``PropertyChannel/call(_:_:)``), as it reads a forwarded value for
+/// ``forward(_:to:from:)``, which is specialized there: the link's own code is not, and
+/// reading the event there looks up the metadata of `PropertyEvent<Value>`, which only
+/// queued events (``receive(_:)``) pay.
 @usableFromInline
 final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, DependencyLink {
     /// Strong, like every reference to a channel (see `PropertyObserver.channel`).
@@ -132,6 +137,11 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     @usableFromInline weak let forwardRoot: AnyObject?
     /// For a forwarding link, the chain's last value (for old values).
     @usableFromInline let lastValue: LastValue<Value>?
+    /// For a forwarding link, the channels of the chain's earlier properties, and their
+    /// versions when the link was made: while they are unchanged, the source is the
+    /// chain's last property. Strong, as every reference to a channel.
+    @usableFromInline let guards: [any DependencySource]
+    @usableFromInline let versions: [UInt]
 
     init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole = .both,
          ownedByRoot: Bool = false) {
@@ -142,12 +152,14 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         forwardTarget = nil
         forwardRoot = nil
         lastValue = nil
+        guards = []
+        versions = []
         super.init(optionBits: DependencyLinkFlag.bit)
     }
 
     /// A forwarding link (see ``forwardTarget``), for changes only.
     init(source: PropertyChannel<Value>, dependent: any DependentHandler, forwardingTo target: PropertyChannel<Value>,
-         lastValue: LastValue<Value>, root: AnyObject) {
+         lastValue: LastValue<Value>, root: AnyObject, guards: [any DependencySource], versions: [UInt]) {
         self.source = source
         self.dependent = dependent
         role = .changes
@@ -155,6 +167,8 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         forwardTarget = target
         forwardRoot = root
         self.lastValue = lastValue
+        self.guards = guards
+        self.versions = versions
         super.init(optionBits: DependencyLinkFlag.bit)
     }
 
@@ -181,9 +195,12 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
 
     /// Sends a change of a chain's last property on to the chain's channel, holding the
     /// chain's root meanwhile, with the chain's previous value if some observer wants
-    /// old values. With the root gone, or with no observer registered on the chain's
-    /// channel, the observation does the work instead: it ends, or leaves while idle
-    /// (or, for an observer still to register, evaluates).
+    /// old values. The observation does the work instead (it evaluates) when an earlier
+    /// property of the chain changed since the link was made (the source may no longer
+    /// be the chain's: an observer of a replaced `child` may be setting the old child,
+    /// before the observation follows the new one), when the root is gone (it ends), and
+    /// with no observer registered on the chain's channel (it leaves while idle, or, for
+    /// an observer still to register, evaluates).
     ///
     /// Each value set reaches the chain's observers as it reaches the property's own,
     /// also when an observer sets the property again from its callback (the next value
@@ -193,7 +210,9 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// another channel, whose `call` it inlines.
     @inlinable @inline(never)
     static func forward(_ value: Value, to target: PropertyChannel<Value>, from link: DependentObserver<Value>) {
-        guard target.isObserved, let root = link.forwardRoot else {
+        var current = true
+        for index in link.guards.indices where link.guards[index].version != link.versions[index] { current = false }
+        guard current, target.isObserved, let root = link.forwardRoot else {
             link.dependent.dependencyDidChange(nil, rootHeld: false)
             return
         }
@@ -225,7 +244,8 @@ enum DependencyLinkFlag {
 /// Finds out which observable storage a piece of code reads.
 ///
 /// The getter of every `@Observed` property checks ``isActive`` (one relaxed atomic load)
-/// and, only when some thread is tracking, reports itself through ``record(_:)``.
+/// and, only when some thread is tracking, reports itself through
+/// ``record(_:into:_:)``.
 ///
 /// A derived observation re-evaluates after every change, and usually reads exactly
 /// what it read last time: it passes that list in (`expecting:`), each read is matched

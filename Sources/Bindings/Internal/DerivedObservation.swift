@@ -13,7 +13,9 @@ import Synchronization
 /// One instance serves every observer of the same key path on the same object (see
 /// ``ObservationTarget``): each change is evaluated once and reaches all of them through
 /// one channel, in order, so that an observer that sets the model from its callback
-/// cannot make another one skip a value (SPEC section 6).
+/// cannot make another one skip a value (SPEC section 6). (Two threads that make the
+/// first observers of one key path of one object at the same moment may each make an
+/// observation: a look-up finds an observation only once an observer activated it.)
 ///
 /// Lifetime: the channel holds this object (its `read` closure does), and every
 /// observer holds the channel. While some observer exists (``addInterest(prior:old:)``)
@@ -100,8 +102,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// Whether some link is with an `@Observed` property of the root, whose channel
     /// closes when the root deinitialises: what lets the observation stay idle.
     private var linkedToRoot = false
-    /// The source whose change link forwards (see ``forwardableTail(of:root:)``).
+    /// The source whose change link forwards (see ``forwardableTail(of:root:)``), and the
+    /// versions of the chain's earlier properties that the link was made for.
     private var forwardingSource: ObjectIdentifier?
+    private var forwardingVersions: [UInt] = []
     @exclusivity(unchecked) @usableFromInline var active = false
     @exclusivity(unchecked) @usableFromInline var ended = false
     /// Changes whenever the links are dropped wholesale (dormant, ended), so that a relink
@@ -199,15 +203,20 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     func addInterest(prior: Bool, old: Bool) {
         lock.lock()
         if ended {
+            // Counted all the same: the observer's end removes what it added.
+            interest += 1
+            if prior { priorInterest += 1 }
             lock.unlock()
+            if old { _ = lastValue.addInterest() }
             // Ended while dormant: its channel, which the caller holds, was not closed.
             ownChannel?.takeUnretainedValue().close()
             return
         }
         interest += 1
         if prior { priorInterest += 1 }
-        // Idle (active with no observer) needs nothing: nothing changed since it was
-        // last up to date, or it would have left.
+        // Idle (active with no observer) needs nothing: its links are current (a change
+        // that reached it while idle made it leave, except a forwarded change of a
+        // chain's last property, which changes nothing that the links follow).
         let activate = !active
         // The caller, an observer being made, holds the channel.
         if channel == nil { channel = ownChannel?.takeUnretainedValue() }
@@ -218,7 +227,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         lock.unlock()
         // Called on the model's isolation: reading it here is safe.
         if old, lastValue.addInterest() { lastValue.store(read()) }
-        guard activate || linkPriors, let root else { return }
+        guard activate || linkPriors else { return }
+        guard let root else {
+            // Gone since the look-up that found this observation: nothing to link.
+            end()
+            return
+        }
         if let primed {
             relink(to: primed + affectingSources(root))
         } else {
@@ -263,6 +277,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         dropped += links.values
         links = [:]
         forwardingSource = nil
+        forwardingVersions = []
+        linkedToRoot = false
         tracked = []
         // Not `swap`: a generic call, which would look up the metadata of the type.
         let released = channel
@@ -305,15 +321,25 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             unique.append(source)
         }
         linkedToRoot = unique.contains { $0.isStoredProperty && $0.ownerID == rootID }
+        if interest == 0, !linkedToRoot {
+            // Idle, and no longer linked with a property of the root, whose end would end
+            // it (the last observer left while this evaluation was under way): leaves.
+            leaveWhileIdle()
+            return
+        }
 
         var toDetach: [any DependencyLink] = []
         // A link that forwards and one that does not are not interchangeable: when the
         // forwarding source changes, both links go and are made again.
-        if forwardingSource != tail.map({ ObjectIdentifier($0.source) }) {
+        // A link that forwards and one that does not are not interchangeable, nor are two
+        // forwarding links made for different versions of the chain's earlier properties:
+        // when either changes, both links go and are made again.
+        if forwardingSource != tail.map({ ObjectIdentifier($0.source) }) || forwardingVersions != (tail?.versions ?? []) {
             for id in [forwardingSource, tail.map { ObjectIdentifier($0.source) }].compactMap({ $0 }) {
                 if let link = links.removeValue(forKey: id) { toDetach.append(link) }
             }
             forwardingSource = tail.map { ObjectIdentifier($0.source) }
+            forwardingVersions = tail?.versions ?? []
         }
         let changesToAttach = Self.diff(&links, with: unique, detaching: &toDetach)
         var priorsToAttach: [any DependencySource] = []
@@ -398,9 +424,21 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         return indexed
     }
 
+    /// A dependency's source is gone: with the root, the observation ends; otherwise an
+    /// idle observation leaves (a link of its is dead), and an active one carries on (its
+    /// next evaluation reads what is there now).
     @usableFromInline
     func dependencyEnded() {
-        if root == nil { end() }
+        if root == nil {
+            end()
+            return
+        }
+        lock.lock()
+        if active, !ended, interest == 0 {
+            leaveWhileIdle()
+        } else {
+            lock.unlock()
+        }
     }
 
     /// The root is gone: leaves every dependency and completes the observers.
@@ -439,6 +477,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 /// The link that a chain's last property gets (see ``DependentObserver/forwardTarget``).
 struct ForwardingTail {
     let source: any DependencySource
+    /// The versions of the chain's earlier properties when the chain was evaluated.
+    let versions: [UInt]
     /// Registers the forwarding link.
     let attach: (any DependentHandler) -> any DependencyLink
 }
@@ -475,8 +515,14 @@ extension DerivedObservation {
         guard chain == keyPath, let channel = lock.withLock({ channel }) else { return nil }
         let tail = unsafeDowncast(tracked[tracked.count - 1], to: PropertyChannel<Value>.self)
         let lastValue = lastValue
-        return ForwardingTail(source: tail) { dependent in
-            tail.attachForwarding(dependent, to: channel, lastValue: lastValue, root: root)
+        // Until the links follow a change of an earlier property (a replaced `child`),
+        // the last property's channel may be another object's than the chain's: its
+        // changes are not the chain's then. The versions tell (see `forward`).
+        let earlier = Array(tracked.dropLast())
+        let versions = earlier.map(\.version)
+        return ForwardingTail(source: tail, versions: versions) { dependent in
+            tail.attachForwarding(
+                dependent, to: channel, lastValue: lastValue, root: root, guards: earlier, versions: versions)
         }
     }
 }

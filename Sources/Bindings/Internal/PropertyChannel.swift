@@ -77,9 +77,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     // - `key`: set in `init`, or for an `@Observed` property's channel once (`learnKey`)
     //   under its model's `ChannelCreation` lock, which every read of it then takes.
     // - `closed`: only touched with the channel's lock held.
-    // - `version`: written by sets and read by observations, all on the model's isolation
-    //   (SPEC section 6), so never at the same time.
-    // - `oldWanted`, `priorWanted`: atomics.
+    // - `oldWanted`, `priorWanted`, `changes`: atomics.
     // `@exclusivity(unchecked)`: the same lock or isolation orders each access (dynamic
     // checks measured ~40% of a notification).
 
@@ -102,10 +100,23 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// Whether this is an `@Observed` property's channel, whose sets all go through
     /// ``sendChange(old:new:)``, so that ``version`` tells whether a ``Snapshot`` is current.
     @usableFromInline let isStoredProperty: Bool
-    /// Counts the changes sent (see ``Snapshot``). Written by sets, which the model's
-    /// isolation orders with every observation of it (SPEC section 6), and read by
-    /// observations under the lock: never at the same time as a write.
-    @exclusivity(unchecked) @usableFromInline var version: UInt = 0
+    /// Counts the changes sent (see ``Snapshot``), and tells a chain's forwarding link
+    /// that an earlier property of the chain changed (see `DependentObserver.forward`).
+    /// Written by the sends, one at a time (the model's isolation orders an `@Observed`
+    /// property's sets), with a relaxed load and store, which cost what a plain
+    /// increment costs; atomic so that a forwarding link on another model's isolation
+    /// may read it.
+    @usableFromInline let changes = Atomic<UInt>(0)
+
+    /// The number of changes sent so far.
+    @inlinable
+    var version: UInt { changes.load(ordering: .relaxed) }
+
+    /// Counts one more change.
+    @inlinable @inline(__always)
+    func countChange() {
+        changes.store(changes.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
 
     /// The value of an `@Observed` property, or of a derived key path, as an observer
     /// read it where reading it costs little (`$property`, and the evaluation that
@@ -243,7 +254,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// `receive(_:)`, called through the class's vtable, would run generic code.
     @inlinable
     func sendChange(old: Value?, new: Value) {
-        version &+= 1
+        countChange()
         sendIfObserved(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
     }
 
@@ -252,7 +263,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// retain and a release per set).
     @inlinable
     func sendChange(old: Value?, new: Value, indexed: IndexedChange) {
-        version &+= 1
+        countChange()
         sendIfObserved(PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed), calling: Self.call)
     }
 
@@ -267,7 +278,9 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// a registration's initial value (`observe` is a method of the model). So a change
     /// handler is given its object from here with no weak load (`deliverWhileHeld`).
     /// Queued events, which another thread may deliver, go through `receive(_:)`, which
-    /// loads the object weakly. `ObservableValue` passes it too, and has no change
+    /// loads the object weakly. (A set made in the model's own `deinit` delivers the same
+    /// way: a change handler is then given the model being destroyed, which it must not
+    /// keep, as with a direct observer of the property.) `ObservableValue` passes it too, and has no change
     /// handlers.
     @inlinable @inline(__always)
     static func call(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>) {

@@ -623,4 +623,58 @@ struct ObsIdleAndChainTests {
         owner.firstName = "Grace"
         #expect(owner.firstNameStorage.observerCount == 0)
     }
+
+    // MARK: Review follow-ups
+
+    /// An observer of `address` registered before the chain, which resets the old
+    /// address's city when `address` is replaced: the chain's observers never get that
+    /// city, which was never the value of `\.address.city` (the old address is no longer
+    /// the person's when it is set), only the new address's.
+    @Test func aReplacedIntermediateObjectsLateSetIsNotTheChains() {
+        let person = ObsPerson()
+        let first = person.address
+        var previous: ObsAddress? = first
+        let resetter = person.observe(\.address, options: [.new]) { _, change in
+            previous?.city = "Stale"
+            previous = change.newValue
+        }
+        var chain: [String] = []
+        let chainToken = person.observe(\.address.city, options: [.initial, .new]) { _, change in
+            chain.append(change.newValue!)
+        }
+        person.address = ObsAddress("Oslo")
+        #expect(first.city == "Stale")
+        #expect(!chain.contains("Stale"), "received \(chain)")
+        #expect(chain.last == "Oslo")
+        #expect(chain.first == "London")
+        person.address.city = "Bergen"
+        #expect(chain.last == "Bergen")
+        withExtendedLifetime((resetter, chainToken)) {}
+    }
+
+    /// An idle observation whose link with another object dies (that object is released)
+    /// leaves: nothing stays registered on the root.
+    @Test func idleObservationLeavesWhenAnotherObjectItReadsIsGone() {
+        let root = ObsIdleLoose()
+        var other: ObsPerson? = ObsPerson()
+        weak let weakOther = other
+        root.other = other
+        let token = root.observe(\.summary, options: [.new]) { _, _ in }
+        #expect(root.labelStorage.observerCount == 1)
+        token.invalidate()
+        #expect(root.labelStorage.observerCount == 1, "idle")
+        root.other = nil   // plain storage: no notification
+        other = nil
+        #expect(weakOther == nil)
+        #expect(root.labelStorage.observerCount == 0, "left when the other object's channel closed")
+    }
+}
+
+/// A model whose computed key path reads its own `label` and, through plain storage, the
+/// first name of another model it does not keep alive by itself.
+private final class ObsIdleLoose: KeyValueObservable {
+    @Observed var label = "loose"
+    var other: ObsPerson?
+    var summary: String { "\(label) \(other?.firstName ?? "-")" }
+    var labelStorage: Observed<String> { _label }
 }
