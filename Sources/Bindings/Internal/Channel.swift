@@ -35,7 +35,7 @@ import Darwin
 ///
 /// Subclasses add state (``PropertyChannel``); every member here is `final`.
 @usableFromInline
-class Channel<Event>: @unchecked Sendable {
+class Channel<Event>: ChangeCount, @unchecked Sendable {
     // `@unchecked Sendable` (the lock: the `locked` bit of `state`, `lock()`/`unlock()`):
     // - `state`, `reachable`, `deliverer`: atomics.
     // - `capacity`, `sequence`, `pending`, `pendingHead`, `deferredAdds`, `deferredHead`,
@@ -141,9 +141,10 @@ class Channel<Event>: @unchecked Sendable {
     }
 
     @inlinable
-    init() {
+    override init() {
         capacity = 2
         slots = .allocate(capacity: 2)
+        super.init()
     }
 
     /// The channel is going away with observers still registered (a subject's observers

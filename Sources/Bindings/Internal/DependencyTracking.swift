@@ -22,8 +22,36 @@ protocol DependencySource: AnyObject {
     var isStoredProperty: Bool { get }
     /// The key path the source stands for, once known (see ``PropertyChannel/key``).
     var sourceKey: AnyKeyPath? { get }
-    /// The number of changes the source sent so far (see ``PropertyChannel/version``).
-    var version: UInt { get }
+    /// The source's count of changes sent (see ``ChangeCount``).
+    var changeCount: ChangeCount { get }
+}
+
+/// The count of changes a channel sent, in a class of its own above the generic
+/// ``Channel``, so that a chain's forwarding link reads it for channels of any value type
+/// with a field load, not a generic or existential call (see
+/// ``DependentObserver/forward(_:to:from:)``). Only ``PropertyChannel`` counts.
+@usableFromInline
+class ChangeCount: @unchecked Sendable {
+    // `@unchecked Sendable`: `changes` is atomic.
+
+    /// Written by the sends, one at a time (the model's isolation orders an `@Observed`
+    /// property's sets; a derived key path's sends are its model's too), with a relaxed
+    /// load and store, which cost what a plain increment costs; atomic so that a
+    /// forwarding link on another model's isolation may read it.
+    @usableFromInline final let changes = Atomic<UInt>(0)
+
+    @inlinable
+    init() {}
+
+    /// The number of changes sent so far.
+    @inlinable
+    final var version: UInt { changes.load(ordering: .relaxed) }
+
+    /// Counts one more change.
+    @inlinable @inline(__always)
+    final func countChange() {
+        changes.store(changes.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
 }
 
 /// What a link passes on to its derived observation.
@@ -58,7 +86,7 @@ extension PropertyChannel {
     /// the chain (see ``DependentObserver/forwardTarget``). `root` is the chain's root.
     func attachForwarding(
         _ dependent: any DependentHandler, to target: PropertyChannel<Value>, lastValue: LastValue<Value>,
-        root: AnyObject, guards: [any DependencySource], versions: [UInt]
+        root: AnyObject, guards: [ChangeCount], versions: [UInt]
     ) -> any DependencyLink {
         let link = DependentObserver<Value>(
             source: self, dependent: dependent, forwardingTo: target, lastValue: lastValue, root: root,
@@ -66,6 +94,9 @@ extension PropertyChannel {
         add(link, needsOld: false, needsPrior: false, initial: false)
         return link
     }
+
+    @usableFromInline
+    var changeCount: ChangeCount { self }
 
     @usableFromInline
     var sourceKey: AnyKeyPath? {
@@ -140,7 +171,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// For a forwarding link, the channels of the chain's earlier properties, and their
     /// versions when the link was made: while they are unchanged, the source is the
     /// chain's last property. Strong, as every reference to a channel.
-    @usableFromInline let guards: [any DependencySource]
+    @usableFromInline let guards: [ChangeCount]
     @usableFromInline let versions: [UInt]
 
     init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole = .both,
@@ -159,7 +190,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
 
     /// A forwarding link (see ``forwardTarget``), for changes only.
     init(source: PropertyChannel<Value>, dependent: any DependentHandler, forwardingTo target: PropertyChannel<Value>,
-         lastValue: LastValue<Value>, root: AnyObject, guards: [any DependencySource], versions: [UInt]) {
+         lastValue: LastValue<Value>, root: AnyObject, guards: [ChangeCount], versions: [UInt]) {
         self.source = source
         self.dependent = dependent
         role = .changes

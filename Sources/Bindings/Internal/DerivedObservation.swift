@@ -518,8 +518,8 @@ extension DerivedObservation {
         // Until the links follow a change of an earlier property (a replaced `child`),
         // the last property's channel may be another object's than the chain's: its
         // changes are not the chain's then. The versions tell (see `forward`).
-        let earlier = Array(tracked.dropLast())
-        let versions = earlier.map(\.version)
+        let earlier = tracked.dropLast().map { $0.changeCount }
+        let versions = earlier.map { $0.version }
         return ForwardingTail(source: tail, versions: versions) { dependent in
             tail.attachForwarding(
                 dependent, to: channel, lastValue: lastValue, root: root, guards: earlier, versions: versions)

@@ -77,7 +77,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     // - `key`: set in `init`, or for an `@Observed` property's channel once (`learnKey`)
     //   under its model's `ChannelCreation` lock, which every read of it then takes.
     // - `closed`: only touched with the channel's lock held.
-    // - `oldWanted`, `priorWanted`, `changes`: atomics.
+    // - `oldWanted`, `priorWanted`: atomics.
     // `@exclusivity(unchecked)`: the same lock or isolation orders each access (dynamic
     // checks measured ~40% of a notification).
 
@@ -100,23 +100,9 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// Whether this is an `@Observed` property's channel, whose sets all go through
     /// ``sendChange(old:new:)``, so that ``version`` tells whether a ``Snapshot`` is current.
     @usableFromInline let isStoredProperty: Bool
-    /// Counts the changes sent (see ``Snapshot``), and tells a chain's forwarding link
-    /// that an earlier property of the chain changed (see `DependentObserver.forward`).
-    /// Written by the sends, one at a time (the model's isolation orders an `@Observed`
-    /// property's sets), with a relaxed load and store, which cost what a plain
-    /// increment costs; atomic so that a forwarding link on another model's isolation
-    /// may read it.
-    @usableFromInline let changes = Atomic<UInt>(0)
-
-    /// The number of changes sent so far.
-    @inlinable
-    var version: UInt { changes.load(ordering: .relaxed) }
-
-    /// Counts one more change.
-    @inlinable @inline(__always)
-    func countChange() {
-        changes.store(changes.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-    }
+    // The count of changes sent, `version`, is the base class's (``ChangeCount``): it
+    // tells whether a ``Snapshot`` is current, and a chain's forwarding link reads it
+    // for channels of any value type (see `DependentObserver.forward`).
 
     /// The value of an `@Observed` property, or of a derived key path, as an observer
     /// read it where reading it costs little (`$property`, and the evaluation that
