@@ -37,8 +37,11 @@ final class Screen {
             let title = banner?.text ?? "Bindings demo: Ctrl-C to quit"
             write("\u{1B}[H\u{1B}[2J" + ([title, ""] + rows).joined(separator: "\n") + "\n")
         } else {
-            print(rows.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
-                .joined(separator: " | "))
+            // Written at once, not through `print`, whose output is buffered when it is
+            // not a terminal: a reader of the pipe (`bindings-demo | head -2`) gets each
+            // line as it is made.
+            write(rows.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+                .joined(separator: " | ") + "\n")
         }
     }
 
