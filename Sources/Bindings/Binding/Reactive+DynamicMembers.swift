@@ -86,6 +86,11 @@ extension Reactive where Base: KeyValueObservable & BindingOwner {
 
 /// A property of an object that is both a ``KeyValueObservable`` model and a
 /// ``BindingOwner``: a publisher of its values, and a binding target that sets it.
+///
+/// A member of the value continues the key path, as with
+/// ``KeyValueObservingPublisher/subscript(dynamicMember:)``: `view.reactive.model.title`
+/// publishes `\.model.title` of `view`.
+@dynamicMemberLookup
 public struct ReactiveProperty<Base: KeyValueObservable & BindingOwner, Value>: Publisher, BindingTargetConvertible {
     /// The kind of values this publisher publishes.
     public typealias Output = Value
@@ -107,5 +112,12 @@ public struct ReactiveProperty<Base: KeyValueObservable & BindingOwner, Value>: 
     /// Attaches `subscriber` to the property's publisher: the current value, then every new one.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         publisher.receive(subscriber: subscriber)
+    }
+
+    /// The publisher of the key path that continues this property's with `member` (see
+    /// ``KeyValueObservingPublisher/subscript(dynamicMember:)``).
+    @inlinable
+    public subscript<Member>(dynamicMember member: KeyPath<Value, Member>) -> KeyValueObservingPublisher<Base, Member> {
+        publisher[dynamicMember: member]
     }
 }

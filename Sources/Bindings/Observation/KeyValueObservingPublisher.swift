@@ -12,6 +12,11 @@
 /// let c = person.publisher(for: \.address.city).sink { print($0) }   // "London"
 /// person.address.city = "Paris"                                     // "Paris"
 /// ```
+///
+/// A member of the value that is not a member of the publisher continues the key path
+/// (see ``subscript(dynamicMember:)``): `person.reactive.address.city` is
+/// `person.publisher(for: \.address.city)`.
+@dynamicMemberLookup
 public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Publisher {
     /// The kind of values this publisher publishes.
     public typealias Output = Value
@@ -37,6 +42,35 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
         reference = WeakReference(object)
         self.options = options
         specialization = DerivedSpecialization(keyPath)
+    }
+
+    /// A publisher of the same object, with the same options, that already holds the
+    /// object weakly (it may be gone).
+    @inlinable
+    init(reference: WeakReference<Subject>, keyPath: KeyPath<Subject, Value>, options: KeyValueObservingOptions) {
+        self.reference = reference
+        self.options = options
+        specialization = DerivedSpecialization(keyPath)
+    }
+
+    /// The publisher of the key path that continues this one with `member`, on the same
+    /// object with the same options: `download.reactive.server.host` observes
+    /// `\.server.host` of `download`, following `server` when it is replaced.
+    ///
+    /// ```swift
+    /// let c = person.reactive.address.city.sink { print($0) }   // "London"
+    /// person.address = Address("Paris")                        // "Paris"
+    /// ```
+    ///
+    /// A member that the publisher has itself (`map`, `values`, `first`, ...) is the
+    /// publisher's: reach a property of that name with `publisher(for:)` and the whole
+    /// key path. The key path is made when this is called, so each change applies it at
+    /// run time (a key path written out at `publisher(for:)` is compiled into property
+    /// reads).
+    @inlinable
+    public subscript<Member>(dynamicMember member: KeyPath<Value, Member>) -> KeyValueObservingPublisher<Subject, Member> {
+        KeyValueObservingPublisher<Subject, Member>(
+            reference: reference, keyPath: keyPath.appending(path: member), options: options)
     }
 
     /// Attaches `subscriber`: it receives the values the options ask for, and `.finished` once the object is gone (at once if it already is).
