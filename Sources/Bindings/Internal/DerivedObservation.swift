@@ -61,6 +61,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     //   `active`, `ended`, `generation`, `tracked`, `primedSources`, `linkedToRoot`,
     //   `forwardingSource`: only touched with `lock` held.
     // - `lastValue`: a `let`, a class that documents its own state.
+    // - `untracked`, `suggestAnchor`: `let`s; `sawChange`: atomic.
     // `@exclusivity(unchecked)` on the `var`s that every change touches (`active`,
     // `ended`, `tracked`, `channel`, `interest`): `lock` orders them. The others change only when
     // observers come and go, or the dependencies do: dynamic checks cost nothing
@@ -93,6 +94,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     private var links: [ObjectIdentifier: any DependencyLink] = [:]
     /// The links that carry their prior notices, while some observer wants them.
     private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
+    /// Whether the key path read no `@Observed` storage and declares no dependency when
+    /// this was made: only a hand notification can bring it a change. If none came by
+    /// the end (``sawChange``), the deinit says so, once per key path: said at the
+    /// start, it would be false for a key path that the model notifies by hand later.
+    private let untracked: Bool
+    /// Whether the model has no anchor, for the warning's advice; fixed.
+    private let suggestAnchor: Bool
+    /// Set by the first change or prior notice that reaches the observation.
+    private let sawChange = Atomic<Bool>(false)
     /// The last value, for observers that want old values; shared with a forwarding link
     /// (see ``forwardableTail(of:root:)``).
     @usableFromInline let lastValue = LastValue<Value>()
@@ -124,10 +134,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// the observation; it stays dormant until an observer is created for the channel.
     static func makeChannel(
         root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath],
-        sources: [any DependencySource], value: Value, specialization: DerivedSpecialization<Root, Value>?
+        sources: [any DependencySource], value: Value, specialization: DerivedSpecialization<Root, Value>?,
+        untracked: Bool = false
     ) -> (PropertyChannel<Value>, DerivedObservation) {
         let observation = DerivedObservation(
-            root: root, keyPath: keyPath, affecting: affecting, sources: sources,
+            root: root, keyPath: keyPath, affecting: affecting, sources: sources, untracked: untracked,
             // A closure, not `map(\.change)`: a key path literal in generic code is
             // instantiated at run time on each call (about 3 µs of metadata look-ups).
             specialized: specialization.map { $0.change })
@@ -139,8 +150,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     private init(
         root: Root, keyPath: KeyPath<Root, Value>, affecting: [AnyKeyPath], sources: [any DependencySource],
-        specialized: ((DerivedObservation, IndexedChange?, Bool) -> Void)?
+        untracked: Bool, specialized: ((DerivedObservation, IndexedChange?, Bool) -> Void)?
     ) {
+        self.untracked = untracked
+        suggestAnchor = untracked && !root.observationAnchor.isAnchor
         self.root = root
         heldRoot = Unmanaged.passUnretained(root)
         rootID = ObjectIdentifier(root)
@@ -152,6 +165,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     }
 
     deinit {
+        if untracked, !sawChange.load(ordering: .relaxed) {
+            ObservationTarget.warnUntracked(keyPath, of: Root.self, suggestAnchor: suggestAnchor)
+        }
         ObservationTarget.forget(ObjectIdentifier(self))
     }
 
@@ -398,6 +414,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     @usableFromInline
     func dependencyWillChange(_ indexed: IndexedChange?) {
+        if untracked { sawChange.store(true, ordering: .relaxed) }
         guard let channel = lock.withLock({ channel }), channel.wantsPrior, let root else { return }
         // The value after the last change, not a fresh read: a prior notice queued behind
         // a re-entrant set is delivered after the model has moved on. (Observers that
@@ -408,6 +425,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     @usableFromInline
     func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool) {
+        if untracked { sawChange.store(true, ordering: .relaxed) }
         var own: IndexedChange?
         if let indexed, let root { own = self.own(indexed, root: root) }
         if let specialized {

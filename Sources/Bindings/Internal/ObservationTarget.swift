@@ -59,11 +59,14 @@ enum ObservationTarget {
         let affecting = affectingKeyPaths(of: keyPath, in: Root.self)
         let key = Key(object: ObjectIdentifier(root), keyPath: keyPath)
         if let channel: PropertyChannel<Value> = existing(key, root: root) { return channel }
-        if sources.isEmpty {
+        // Reads no `@Observed` storage and declares no dependency: only a hand notification
+        // can bring a change. Whether one comes is known only at the end (see
+        // `DerivedObservation.untracked`): a warning now would be false for a key path
+        // that its model notifies by hand later.
+        let untracked = sources.isEmpty && affecting.isEmpty
+        if sources.isEmpty, !affecting.isEmpty {
             let anchored = root.observationAnchor.isAnchor
-            if affecting.isEmpty {
-                warnUntracked(keyPath, suggestAnchorFor: anchored ? nil : Root.self)
-            } else if !anchored,
+            if !anchored,
                       DependencyTracking.track({ for key in affecting { _ = root[keyPath: key] } }).1.isEmpty
             {
                 warnUnanchored(keyPath, Root.self)
@@ -71,7 +74,7 @@ enum ObservationTarget {
         }
         let (channel, derived) = DerivedObservation.makeChannel(
             root: root, keyPath: keyPath, affecting: affecting, sources: sources, value: value,
-            specialization: specialization)
+            specialization: specialization, untracked: untracked)
         let replaced: Entry? = shared.lock.withLock {
             let replaced = shared.entries[key]
             shared.entries[key] = Entry(derived)
@@ -156,36 +159,49 @@ enum ObservationTarget {
 
     // MARK: Warning
 
-    /// `@unchecked Sendable`: `keys` is only touched with `lock` held.
+    /// `@unchecked Sendable`: `keys` and `sink` are only touched with `lock` held.
     private final class Warned: @unchecked Sendable {
         let lock = Lock()
         var keys = Set<AnyKeyPath>()
+        var sink: (@Sendable (String) -> Void)?
     }
 
     private static let warned = Warned()
 
-    /// Says once per key path, on standard error, that nothing will be observed; for a
-    /// model without an anchor (`suggestAnchorFor`), also how to end its observations
-    /// with it.
-    static func warnUntracked(_ keyPath: AnyKeyPath, suggestAnchorFor model: Any.Type? = nil) {
-        let anchor = model.map {
-            " If you notify it by hand, also declare `let observationAnchor = ObservationAnchor()` in \($0), "
+    /// Says once per key path, on standard error, that an observation that has ended saw
+    /// no change, and could see none but by hand; for a model without an anchor
+    /// (`suggestAnchorFor`), also how to end its observations with it.
+    static func warnUntracked(_ keyPath: AnyKeyPath, of model: Any.Type, suggestAnchor: Bool) {
+        let anchor = suggestAnchor
+            ? " If you notify it by hand, also declare `let observationAnchor = ObservationAnchor()` in \(model), "
                 + "so that its observations end when it deinitialises."
-        } ?? ""
+            : ""
         warn(once: keyPath, """
-            Bindings warning: observing \(keyPath), whose getter reads no @Observed storage, so no change \
-            will be seen (the initial value is still delivered). Mark the stored properties it reads \
-            @Observed, declare them in keyPathsAffectingValue(for:), or notify by hand with \
-            willChangeValue(for:) and didChangeValue(for:).\(anchor)
+            Bindings warning: observed \(describe(keyPath, of: model)) and saw no change: its getter \
+            reads no @Observed storage, and it was never notified by hand (the initial value was \
+            delivered). Mark the stored properties it reads @Observed, declare them in \
+            keyPathsAffectingValue(for:), or notify by hand with willChangeValue(for:) and \
+            didChangeValue(for:).\(anchor)
 
             """)
+    }
+
+    /// The key path as Swift prints it, and, for a computed property (which prints with
+    /// no name on Linux: `\Model.<computed 0x… (Int)>`), what it is in words.
+    static func describe(_ keyPath: AnyKeyPath, of model: Any.Type) -> String {
+        let printed = "\(keyPath)"
+        guard printed.contains("<computed"),
+              let open = printed.lastIndex(of: "("), let close = printed.lastIndex(of: ")"), open < close
+        else { return printed }
+        let valueType = printed[printed.index(after: open)..<close]
+        return "\(printed) (a computed property of \(model), of type \(valueType))"
     }
 
     /// Says once per key path, on standard error, that the observations of a key path
     /// notified by hand only, of a model without an anchor, outlive the model.
     static func warnUnanchored(_ keyPath: AnyKeyPath, _ model: Any.Type) {
         warn(once: keyPath, """
-            Bindings warning: observing \(keyPath), which reads no @Observed storage (it is notified by \
+            Bindings warning: observing \(describe(keyPath, of: model)), which reads no @Observed storage (it is notified by \
             hand), on \(model), which has no observation anchor: its observations will end only at a \
             later clean-up after the model deinitialises, not at once. Declare \
             `let observationAnchor = ObservationAnchor()` in \(model) to end them with it.
@@ -206,10 +222,22 @@ enum ObservationTarget {
             """)
     }
 
-    /// Writes `message` on standard error, the first time only for `key`.
+    /// Writes `message` on standard error, the first time only for `key` (or hands it to
+    /// ``warningSink``).
     private static func warn(once key: AnyKeyPath, _ message: String) {
-        let first = warned.lock.withLock { warned.keys.insert(key).inserted }
+        let (first, sink) = warned.lock.withLock { (warned.keys.insert(key).inserted, warned.sink) }
         guard first else { return }
-        message.withCString { _ = write(2, $0, strlen($0)) }
+        if let sink {
+            sink(message)
+        } else {
+            message.withCString { _ = write(2, $0, strlen($0)) }
+        }
+    }
+
+    /// Where the warnings go instead of standard error, when set: the test suites set it,
+    /// so that the warnings their own misuse causes do not fill a passing run's output.
+    static var warningSink: (@Sendable (String) -> Void)? {
+        get { warned.lock.withLock { warned.sink } }
+        set { warned.lock.withLock { warned.sink = newValue } }
     }
 }

@@ -44,6 +44,9 @@ private final class DocsThermometer: KeyValueObservable {
 
 @Suite("Docs: the guides' examples")
 struct DocsExamplesTests {
+    /// Their misuse is on purpose: its warnings go to `capturedLibraryWarnings`.
+    init() { captureLibraryWarnings() }
+
     @Test func priorNoticeComesFirstWithTheOldValue() {
         let person = DocsPerson()
         var changes: [KeyValueObservedChange<String>] = []

@@ -53,6 +53,9 @@ private func purgeTheTable() {
 
 @Suite("Observation: ObservationAnchor and the hand-notification table")
 struct ObsAnchorTests {
+    /// Their models notify by hand without an anchor, on purpose: its warnings go to `capturedLibraryWarnings`.
+    init() { captureLibraryWarnings() }
+
     // MARK: ObservationAnchor
 
     @Test func anAnchoredModelReleasesItsChangeHandlersAtOnce() {

@@ -37,6 +37,9 @@ private typealias Change = KeyValueObservedChange<[String]>
 
 @Suite("Observation: indexed collection changes")
 struct ObsIndexedChangeTests {
+    /// Their models notify by hand without an anchor, on purpose: its warnings go to `capturedLibraryWarnings`.
+    init() { captureLibraryWarnings() }
+
     @Test func eachKindArrivesWithItsIndexesAndElements() {
         let playlist = Playlist()
         var changes: [Change] = []

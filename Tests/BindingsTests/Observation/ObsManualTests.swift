@@ -45,6 +45,9 @@ private final class Announcer: KeyValueObservable {
 
 @Suite("Observation: keyPathsAffectingValue, willChangeValue and didChangeValue")
 struct ObsManualTests {
+    /// Their models notify by hand without an anchor, on purpose: its warnings go to `capturedLibraryWarnings`.
+    init() { captureLibraryWarnings() }
+
     @Test func handNotifiedStorage() {
         let thermometer = Thermometer()
         var changes: [KeyValueObservedChange<Int>] = []

@@ -1,3 +1,4 @@
+import BindingsTestSupport
 @testable import Bindings
 
 // The test helpers that need the library's internals. They stay in the test target: the
@@ -37,4 +38,16 @@ extension AnyCancellable {
     var targetForTesting: CancellationTarget? {
         target.load(ordering: .acquiring).map { Unmanaged<CancellationTarget>.fromOpaque($0).takeUnretainedValue() }
     }
+}
+
+/// The library's warnings that the tests of this process caused (see
+/// `captureLibraryWarnings()`).
+let capturedLibraryWarnings = LockedLog<String>()
+
+/// Sends the library's warnings to `capturedLibraryWarnings` instead of standard error,
+/// for the rest of this process: the suites whose tests observe untracked key paths on
+/// purpose call it, so that a passing run prints no warnings. (An exit test's child
+/// process does not: its standard error is what those tests read.)
+func captureLibraryWarnings() {
+    ObservationTarget.warningSink = { capturedLibraryWarnings.append($0) }
 }
