@@ -92,8 +92,23 @@ extension KeyValueObservingPublisher {
     /// Attaches a closure that receives the values: the same as
     /// `Publisher.sink(receiveValue:)`, on a path with no generic overhead (the one of
     /// `$property.sink`), except with `.prior`, which takes the general one.
+    ///
+    /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
+    /// the main thread only: at once when the value is set there, otherwise through the
+    /// main queue, in order. From anywhere else it runs on the thread that sets.
     @inlinable
-    public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
+    public func sink(
+        isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Value) -> Void
+    ) -> AnyCancellable {
+        if isolation === MainActor.shared {
+            return MainActorDelivery.sink(receiveValue) { sinkOnSendingThread($0) }
+        }
+        return sinkOnSendingThread(receiveValue)
+    }
+
+    /// ``sink(isolation:receiveValue:)`` on the sending thread.
+    @inlinable
+    func sinkOnSendingThread(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
         guard !options.contains(.prior), let object else {
             return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
         }

@@ -67,9 +67,18 @@ public final class ObservableValue<Value>: Publisher {
     /// ```swift
     /// let c = title.sink { print($0) }   // "Title", then each update
     /// ```
+    ///
+    /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
+    /// the main thread only: at once when the value is sent there, otherwise through the
+    /// main queue, in order. From anywhere else it runs on the thread that sends.
     @inlinable
-    public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
-        PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
+    public func sink(
+        isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Value) -> Void
+    ) -> AnyCancellable {
+        if isolation === MainActor.shared {
+            return MainActorDelivery.sink(receiveValue) { PropertyChannel.sink(channel, initial: true, receiveValue: $0) }
+        }
+        return PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
     }
 
     /// Attaches `subscriber`: it receives the current value, then every update.

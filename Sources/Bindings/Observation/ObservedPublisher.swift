@@ -34,9 +34,22 @@ extension Observed {
 
         /// Attaches a closure that receives the current value, then every new one: the
         /// same as `Publisher.sink(receiveValue:)`, on a path with no generic overhead.
+        ///
+        /// Called from main-actor code (`isolation`, filled in for you), the closure runs
+        /// on the main thread only: at once when the value is set there, otherwise through
+        /// the main queue, in order. From anywhere else it runs on the thread that sets.
         @inlinable
-        public consuming func sink(receiveValue: consuming @escaping (Value) -> Void) -> AnyCancellable {
-            PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: receiveValue)
+        public consuming func sink(
+            isolation: isolated (any Actor)? = #isolation, receiveValue: consuming @escaping (Value) -> Void
+        ) -> AnyCancellable {
+            if isolation === MainActor.shared {
+                let channel = channel
+                let snapshot = snapshot
+                return MainActorDelivery.sink(receiveValue) {
+                    PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: $0)
+                }
+            }
+            return PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: receiveValue)
         }
     }
 }

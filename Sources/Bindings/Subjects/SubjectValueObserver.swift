@@ -114,9 +114,18 @@ extension CurrentValueSubject where Failure == Never {
     /// ```swift
     /// let c = temperature.sink { print($0) }   // the current value, then each new one
     /// ```
+    ///
+    /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
+    /// the main thread only: at once when the value is sent there, otherwise through the
+    /// main queue, in order. From anywhere else it runs on the thread that sends.
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        core.sink(receiveValue: receiveValue)
+    public func sink(
+        isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        if isolation === MainActor.shared {
+            return MainActorDelivery.sink(receiveValue) { core.sink(receiveValue: $0) }
+        }
+        return core.sink(receiveValue: receiveValue)
     }
 }
 
@@ -127,8 +136,17 @@ extension PassthroughSubject where Failure == Never {
     /// ```swift
     /// let c = clicks.sink { print($0) }
     /// ```
+    ///
+    /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
+    /// the main thread only: at once when the value is sent there, otherwise through the
+    /// main queue, in order. From anywhere else it runs on the thread that sends.
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        core.sink(receiveValue: receiveValue)
+    public func sink(
+        isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        if isolation === MainActor.shared {
+            return MainActorDelivery.sink(receiveValue) { core.sink(receiveValue: $0) }
+        }
+        return core.sink(receiveValue: receiveValue)
     }
 }

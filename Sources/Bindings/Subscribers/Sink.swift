@@ -125,7 +125,31 @@ extension Publisher {
     /// ```swift
     /// let c = subject.sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
+    ///
+    /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
+    /// the main thread only: at once when the value is set there, otherwise through the
+    /// main queue, in order. From anywhere else it runs on the thread that sends.
     public func sink(
+        isolation: isolated (any Actor)? = #isolation,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        if isolation === MainActor.shared {
+            return MainActorDelivery<SinkEvent<Output, Failure>>.sink({ event in
+                switch event {
+                case .value(let value): receiveValue(value)
+                case .completion(let completion): receiveCompletion(completion)
+                }
+            }, { deliver in
+                subscribeSink(receiveCompletion: { deliver(.completion($0)) }, receiveValue: { deliver(.value($0)) })
+            })
+        }
+        return subscribeSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    }
+
+    /// `sink(receiveCompletion:receiveValue:)`'s subscriber, on the sending thread.
+    @usableFromInline
+    func subscribeSink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
@@ -146,9 +170,24 @@ extension Publisher where Failure == Never {
     /// Inlinable: where the publisher's type is known, a chain of `map`, `filter` and
     /// `compactMap` on a property or subject becomes one closure on its channel (see
     /// `Publisher._fusedSink`), with the same values, order, lifetime and cancellation.
+    ///
+    /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
+    /// the main thread only: at once when the value is set there, otherwise through the
+    /// main queue, in order. From anywhere else it runs on the thread that sends.
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+    public func sink(
+        isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        if isolation === MainActor.shared {
+            return MainActorDelivery.sink(receiveValue) { sinkOnSendingThread($0) }
+        }
+        return sinkOnSendingThread(receiveValue)
+    }
+
+    /// `sink(receiveValue:)` on the sending thread.
+    @inlinable
+    func sinkOnSendingThread(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         if let fused = _fusedSink(receiveValue) { return fused }
-        return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        return subscribeSink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }

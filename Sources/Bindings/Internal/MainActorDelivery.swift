@@ -1,0 +1,76 @@
+import Dispatch
+import Synchronization
+
+/// Delivers to a callback made on the main actor (a `sink` called from main-actor code,
+/// such as a Swift 6 `main.swift` or a `@MainActor` view) on the main thread only:
+/// directly when the value is sent there and nothing sent earlier is still on its way,
+/// otherwise through the main queue, in order. The same rule as a main-actor binding's
+/// (see `BindingSubscriber`).
+///
+/// A callback that Swift 6 inferred to be main-actor isolated checks its isolation when
+/// it starts: called on another thread (a value set on a worker thread), it stopped the
+/// program with no message. Values sent off the main thread now reach it later, on the
+/// main queue, which must be serviced (`dispatchMain()`, or a run loop).
+///
+/// Cancellation: nothing runs after `cancel()` returns on the main thread (a value queued
+/// before it is dropped); from another thread, a value the main thread is delivering at
+/// that moment may still finish, as with any observer.
+@usableFromInline
+final class MainActorDelivery<Event>: @unchecked Sendable {
+    // `@unchecked Sendable`: `receive` is called on the main thread only (`deliver`
+    // checks `MainThread.isCurrent`, or calls it from a block on the main queue);
+    // `queued` and `cancelled` are atomics.
+
+    private let receive: (Event) -> Void
+    /// Events sent to the main queue and not yet delivered: while there are some, a
+    /// newer one goes behind them, also when sent on the main thread.
+    private let queued = Atomic<Int>(0)
+    private let cancelled = Atomic<Bool>(false)
+
+    private init(_ receive: @escaping (Event) -> Void) {
+        self.receive = receive
+    }
+
+    /// Subscribes through `subscribe` with a closure that delivers to `receive` as above,
+    /// and returns the handle that cancels both.
+    @usableFromInline
+    static func sink(
+        _ receive: @escaping (Event) -> Void, _ subscribe: (@escaping (Event) -> Void) -> AnyCancellable
+    ) -> AnyCancellable {
+        let delivery = MainActorDelivery(receive)
+        // The subscription's closure holds the delivery, so that the callback goes with
+        // the subscription (and with the model); the handle holds it weakly.
+        let inner = subscribe { event in delivery.deliver(event) }
+        return AnyCancellable { [weak delivery] in
+            delivery?.cancelled.store(true, ordering: .releasing)
+            inner.cancel()
+        }
+    }
+
+    /// An event handed from the sending thread to the main queue, used only there.
+    private struct Handover: @unchecked Sendable {
+        let event: Event
+    }
+
+    private func deliver(_ event: Event) {
+        if cancelled.load(ordering: .acquiring) { return }
+        if queued.load(ordering: .acquiring) == 0, MainThread.isCurrent {
+            receive(event)
+            return
+        }
+        queued.add(1, ordering: .acquiringAndReleasing)
+        let handover = Handover(event: event)
+        DispatchQueue.main.async { [self] in
+            defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
+            if !cancelled.load(ordering: .acquiring) { receive(handover.event) }
+        }
+    }
+}
+
+/// What the two-closure `sink` delivers through a ``MainActorDelivery``: its values and
+/// its completion, in one order.
+@usableFromInline
+enum SinkEvent<Output, Failure: Error> {
+    case value(Output)
+    case completion(Subscribers.Completion<Failure>)
+}

@@ -1,0 +1,132 @@
+import BindingsTestSupport
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import Bindings
+
+/// A model for the isolation tests.
+private final class SinkIsolationModel: KeyValueObservable {
+    @Observed var count = 0
+}
+
+/// Made in nonisolated code: the closure may run on any thread. Records, for each value,
+/// whether it ran on the main queue (the main actor's executor).
+private func sinkOnAnyThread(_ value: ObservableValue<Int>, _ onMain: Locked<[Bool]>) -> AnyCancellable {
+    value.sink { _ in onMain.withLock { $0.append(MainThread.isCurrent) } }
+}
+
+/// Runs `body` on a worker thread while the main actor waits, blocked: what the worker
+/// sends to the main queue cannot run before this returns.
+@MainActor
+private func onWorkerWhileMainWaits(_ body: @Sendable () -> Void) {
+    DispatchQueue.global().sync(execute: body)
+}
+
+/// Lets the main queue run what was sent to it (the test runs on the main actor).
+@MainActor
+private func drainMainQueue() async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.async { continuation.resume() }
+    }
+}
+
+/// A `sink` called from main-actor code runs its closure on the main thread only, in the
+/// order the values were sent, however they were sent (issue 16, item 1: the closure,
+/// inferred to be main-actor isolated, was called on worker threads and stopped the
+/// program). A `sink` made elsewhere runs on the sending thread, as before.
+@Suite("Core: a sink made on the main actor runs there")
+struct SinkIsolationTests {
+    @MainActor
+    @Test func valuesSentFromWorkerThreadsArriveOnTheMainThreadInOrder() async {
+        let load = ObservableValue(0)
+        var seen: [Int] = []
+        var offMain = 0
+        let c = load.sink { value in
+            if !MainThread.isCurrent { offMain += 1 }
+            seen.append(value)
+        }
+        // The threading guide's example: many workers update at once.
+        onWorkerWhileMainWaits {
+            DispatchQueue.concurrentPerform(iterations: 200) { load.update($0 + 1) }
+        }
+        #expect(seen == [0], "the updates wait for the main queue")
+        await drainMainQueue()
+        #expect(offMain == 0)
+        #expect(seen.count == 201, "the initial value, then every update once")
+        #expect(seen.first == 0)
+        #expect(seen.last == load.value, "ends with the current value")
+        withExtendedLifetime(c) {}
+    }
+
+    @MainActor
+    @Test func aSetOnTheMainThreadIsDeliveredBeforeItReturns() {
+        let model = SinkIsolationModel()
+        var seen: [Int] = []
+        let c = model.$count.sink { seen.append($0) }
+        model.count = 1
+        #expect(seen == [0, 1])
+        let subject = PassthroughSubject<Int, Never>()
+        var sent: [Int] = []
+        let d = subject.sink { sent.append($0) }
+        subject.send(7)
+        #expect(sent == [7])
+        withExtendedLifetime((c, d)) {}
+    }
+
+    @MainActor
+    @Test func aValueSentOnTheMainThreadWaitsBehindOnesStillQueued() async {
+        let model = SinkIsolationModel()
+        var seen: [Int] = []
+        let c = model.publisher(for: \.count).sink { seen.append($0) }
+        // `nonisolated(unsafe)`: the model is set on a worker while the main actor waits,
+        // blocked, so the two never touch it at once.
+        nonisolated(unsafe) let unsafeModel = model
+        onWorkerWhileMainWaits { unsafeModel.count = 1 }   // queued for the main queue
+        model.count = 2                                 // on the main thread: behind 1
+        #expect(seen == [0], "2 waits for 1")
+        await drainMainQueue()
+        #expect(seen == [0, 1, 2])
+        withExtendedLifetime(c) {}
+    }
+
+    @MainActor
+    @Test func cancellingOnTheMainThreadDropsWhatIsStillQueued() async {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var seen: [Int] = []
+        let c = subject.sink { seen.append($0) }
+        onWorkerWhileMainWaits { subject.send(1); subject.send(2) }
+        c.cancel()
+        await drainMainQueue()
+        #expect(seen == [0], "nothing after cancel() returns")
+    }
+
+    @MainActor
+    @Test func theTwoClosureSinkDeliversTheCompletionAfterTheValues() async {
+        let subject = PassthroughSubject<Int, TestError>()
+        var events: [String] = []
+        let c = subject.sink(
+            receiveCompletion: { events.append("\($0)") },
+            receiveValue: { events.append("\($0)") })
+        onWorkerWhileMainWaits {
+            subject.send(1)
+            subject.send(2)
+            subject.send(completion: .failure(TestError.boom))
+        }
+        #expect(events.isEmpty)
+        await drainMainQueue()
+        #expect(events == ["1", "2", "\(Subscribers.Completion<TestError>.failure(.boom))"])
+        withExtendedLifetime(c) {}
+    }
+
+    @MainActor
+    @Test func aSinkMadeOutsideTheMainActorRunsOnTheSendingThread() async {
+        let value = ObservableValue(0)
+        let onMain = Locked<[Bool]>([])
+        let c = sinkOnAnyThread(value, onMain)
+        onWorkerWhileMainWaits { value.update(1) }
+        // Delivered synchronously on the worker, before it returned.
+        #expect(onMain.value == [true, false])
+        withExtendedLifetime(c) {}
+    }
+}
