@@ -4,7 +4,7 @@ extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon
     /// subscription, as in Combine.
     ///
-    /// Create one with ``Publisher/sink(receiveCompletion:receiveValue:)``.
+    /// Create one with ``Publisher/sink(isolation:receiveCompletion:receiveValue:)``.
     /// `cancel()` is thread-safe and idempotent. The closures are released when the
     /// stream completes (after `receiveCompletion` has run), or else when the sink itself
     /// is released: an in-flight delivery on another thread may still be using them when
