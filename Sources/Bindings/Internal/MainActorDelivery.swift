@@ -31,6 +31,21 @@ final class MainActorDelivery<Event>: @unchecked Sendable {
         self.receive = receive
     }
 
+    /// A delivery to `receive` and the closure that delivers through it, for an
+    /// observation that cancels it itself (see ``cancel()``). The closure holds the
+    /// delivery: hold the delivery weakly, so that the callback goes with the closure.
+    @usableFromInline
+    static func make(_ receive: @escaping (Event) -> Void) -> (MainActorDelivery, (Event) -> Void) {
+        let delivery = MainActorDelivery(receive)
+        return (delivery, { event in delivery.deliver(event) })
+    }
+
+    /// Nothing more is delivered, from now on (what is queued is dropped).
+    @usableFromInline
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+    }
+
     /// Subscribes through `subscribe` with a closure that delivers to `receive` as above,
     /// and returns the handle that cancels both.
     @usableFromInline
@@ -67,6 +82,19 @@ final class MainActorDelivery<Event>: @unchecked Sendable {
     }
 }
 
+/// Where a callback was made, as the `isolation` parameter of `sink` and `observe` tells.
+@usableFromInline
+enum CallerIsolation {
+    /// Whether `isolation` is the main actor; `nil` (nonisolated code, the common case
+    /// of a library's own code and of the benchmarks) is told apart with no look-up of
+    /// `MainActor.shared`.
+    @inlinable @inline(__always)
+    static func isMainActor(_ isolation: (any Actor)?) -> Bool {
+        guard let isolation else { return false }
+        return isolation === MainActor.shared
+    }
+}
+
 /// What the two-closure `sink` delivers through a ``MainActorDelivery``: its values and
 /// its completion, in one order.
 @usableFromInline
@@ -74,3 +102,12 @@ enum SinkEvent<Output, Failure: Error> {
     case value(Output)
     case completion(Subscribers.Completion<Failure>)
 }
+
+/// A delivery to the main thread that an observation's token stops (see
+/// `KeyValueObservation.invalidate()`).
+@usableFromInline
+protocol MainThreadDelivery: AnyObject, Sendable {
+    func cancel()
+}
+
+extension MainActorDelivery: MainThreadDelivery {}

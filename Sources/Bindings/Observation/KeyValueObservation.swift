@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A token for an observation made with ``KeyValueObservable/observe(_:options:changeHandler:)``,
+/// A token for an observation made with ``KeyValueObservable/observe(_:options:isolation:changeHandler:)``,
 /// as Foundation's `NSKeyValueObservation`: the observation lasts until ``invalidate()``
 /// or until the token is released.
 ///
@@ -9,13 +9,19 @@ import Synchronization
 public final class KeyValueObservation: Sendable {
     /// Weak: the observer lives in its channel, which dies with the model.
     private let observer: WeakObserverReference
+    /// For a handler made on the main actor, its delivery to the main thread (see
+    /// `observe`), which `invalidate()` stops too. Weak, as the observer: the observer's
+    /// handler holds it.
+    private weak let delivery: (any MainThreadDelivery)?
 
-    init(_ observer: any UnregisteringObserver) {
+    init(_ observer: any UnregisteringObserver, delivery: (any MainThreadDelivery)? = nil) {
         self.observer = WeakObserverReference(observer)
+        self.delivery = delivery
     }
 
     /// Ends the observation: no notification starts after this returns. Idempotent.
     public func invalidate() {
+        delivery?.cancel()
         observer.object?.unregister()
     }
 
@@ -131,30 +137,50 @@ extension KeyValueObservable {
     /// }
     /// ```
     /// With `.initial` the handler runs once before this returns. Every set notifies,
-    /// equal values included. The handler runs on the thread that made the change.
+    /// equal values included. The handler runs on the thread that made the change;
+    /// made in main-actor code (`isolation`, filled in for you), it runs on the main
+    /// thread only: at once when the change is made there, otherwise through the main
+    /// queue, in order.
     /// Keep the returned token: the observation ends when it is released.
     @inlinable
     public func observe<Value>(
         _ keyPath: KeyPath<Self, Value>,
         options: KeyValueObservingOptions = [],
+        isolation: isolated (any Actor)? = #isolation,
         changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
     ) -> KeyValueObservation {
         // Inlined so that a derived key path's changes run code specialized for its types.
         // The key path goes only into the specialization (see `DerivedSpecialization`).
-        observe(DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
+        if CallerIsolation.isMainActor(isolation) {
+            return observeOnMainThread(DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
+        }
+        return observe(DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
     }
 
     @usableFromInline
     func observe<Value>(
         _ specialization: DerivedSpecialization<Self, Value>, options: KeyValueObservingOptions,
-        changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+        changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void,
+        delivery: (any MainThreadDelivery)? = nil
     ) -> KeyValueObservation {
         let (channel, snapshot) = ObservationTarget.resolve(self, specialization: specialization)
         let observer = ChangeHandlerObserver(
             root: self, channel: channel, options: options, handler: changeHandler)
-        let token = KeyValueObservation(observer)
+        let token = KeyValueObservation(observer, delivery: delivery)
         observer.register(snapshot: snapshot)
         return token
+    }
+
+    /// ``observe(_:options:isolation:changeHandler:)`` from main-actor code: the handler
+    /// runs on the main thread only (see `MainActorDelivery`); the model travels to the
+    /// main queue with the change, when it goes there.
+    @usableFromInline
+    func observeOnMainThread<Value>(
+        _ specialization: DerivedSpecialization<Self, Value>, options: KeyValueObservingOptions,
+        changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+    ) -> KeyValueObservation {
+        let (delivery, deliver) = MainActorDelivery<(Self, KeyValueObservedChange<Value>)>.make { changeHandler($0.0, $0.1) }
+        return observe(specialization, options: options, changeHandler: { deliver(($0, $1)) }, delivery: delivery)
     }
 
     /// A publisher of the values at `keyPath`, as Combine's `publisher(for:options:)`.

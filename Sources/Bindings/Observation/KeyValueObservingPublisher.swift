@@ -100,7 +100,7 @@ extension KeyValueObservingPublisher {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Value) -> Void
     ) -> AnyCancellable {
-        if isolation === MainActor.shared {
+        if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { sinkOnSendingThread($0) }
         }
         return sinkOnSendingThread(receiveValue)

@@ -75,7 +75,7 @@ public final class ObservableValue<Value>: Publisher {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Value) -> Void
     ) -> AnyCancellable {
-        if isolation === MainActor.shared {
+        if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { PropertyChannel.sink(channel, initial: true, receiveValue: $0) }
         }
         return PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)

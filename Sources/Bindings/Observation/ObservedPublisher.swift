@@ -42,7 +42,7 @@ extension Observed {
         public consuming func sink(
             isolation: isolated (any Actor)? = #isolation, receiveValue: consuming @escaping (Value) -> Void
         ) -> AnyCancellable {
-            if isolation === MainActor.shared {
+            if CallerIsolation.isMainActor(isolation) {
                 let channel = channel
                 let snapshot = snapshot
                 return MainActorDelivery.sink(receiveValue) {

@@ -122,7 +122,7 @@ extension CurrentValueSubject where Failure == Never {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if isolation === MainActor.shared {
+        if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { core.sink(receiveValue: $0) }
         }
         return core.sink(receiveValue: receiveValue)
@@ -144,7 +144,7 @@ extension PassthroughSubject where Failure == Never {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if isolation === MainActor.shared {
+        if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { core.sink(receiveValue: $0) }
         }
         return core.sink(receiveValue: receiveValue)

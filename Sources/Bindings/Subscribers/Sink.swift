@@ -134,7 +134,7 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if isolation === MainActor.shared {
+        if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery<SinkEvent<Output, Failure>>.sink({ event in
                 switch event {
                 case .value(let value): receiveValue(value)
@@ -178,7 +178,7 @@ extension Publisher where Failure == Never {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if isolation === MainActor.shared {
+        if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { sinkOnSendingThread($0) }
         }
         return sinkOnSendingThread(receiveValue)

@@ -129,4 +129,30 @@ struct SinkIsolationTests {
         #expect(onMain.value == [true, false])
         withExtendedLifetime(c) {}
     }
+
+    /// `observe` made on the main actor: the handler runs on the main thread, with the
+    /// model and each change in order; `invalidate()` drops what is still queued.
+    @MainActor
+    @Test func aChangeHandlerMadeOnTheMainActorRunsThere() async {
+        let model = SinkIsolationModel()
+        var changes: [KeyValueObservedChange<Int>] = []
+        var offMain = 0
+        let token = model.observe(\.count, options: [.old, .new]) { observed, change in
+            if !MainThread.isCurrent || observed !== model { offMain += 1 }
+            changes.append(change)
+        }
+        // `nonisolated(unsafe)`: set on a worker while the main actor waits, blocked.
+        nonisolated(unsafe) let unsafeModel = model
+        onWorkerWhileMainWaits { unsafeModel.count = 1; unsafeModel.count = 2 }
+        #expect(changes.isEmpty, "waiting for the main queue")
+        await drainMainQueue()
+        #expect(changes == [.set(new: 1, old: 0), .set(new: 2, old: 1)])
+        #expect(offMain == 0)
+        model.count = 3   // on the main thread: at once
+        #expect(changes.last == .set(new: 3, old: 2))
+        onWorkerWhileMainWaits { unsafeModel.count = 4 }
+        token.invalidate()
+        await drainMainQueue()
+        #expect(changes.count == 3, "nothing after invalidate() returns")
+    }
 }
