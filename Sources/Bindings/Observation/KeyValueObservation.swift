@@ -139,7 +139,7 @@ extension KeyValueObservable {
     /// With `.initial` the handler runs once before this returns. Every set notifies,
     /// equal values included. The handler runs on the thread that made the change;
     /// made in main-actor code (`isolation`, filled in for you), it runs on the main
-    /// thread only: at once when the change is made there, otherwise through the main
+    /// queue only: at once when the change is made there, otherwise through the main
     /// queue, in order.
     /// Keep the returned token: the observation ends when it is released.
     @inlinable
@@ -172,7 +172,7 @@ extension KeyValueObservable {
     }
 
     /// ``observe(_:options:isolation:changeHandler:)`` from main-actor code: the handler
-    /// runs on the main thread only (see `MainActorDelivery`); the model travels to the
+    /// runs on the main queue only (see `MainActorDelivery`); the model travels to the
     /// main queue with the change, when it goes there.
     @usableFromInline
     func observeOnMainThread<Value>(

@@ -94,7 +94,7 @@ extension KeyValueObservingPublisher {
     /// `$property.sink`), except with `.prior`, which takes the general one.
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
-    /// the main thread only: at once when the value is set there, otherwise through the
+    /// the main queue only: at once when the value is set there, otherwise through the
     /// main queue, in order. From anywhere else it runs on the thread that sets.
     @inlinable
     public func sink(

@@ -69,7 +69,7 @@ public final class ObservableValue<Value>: Publisher {
     /// ```
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
-    /// the main thread only: at once when the value is sent there, otherwise through the
+    /// the main queue only: at once when the value is sent there, otherwise through the
     /// main queue, in order. From anywhere else it runs on the thread that sends.
     @inlinable
     public func sink(

@@ -36,7 +36,7 @@ extension Observed {
         /// same as `Publisher.sink(receiveValue:)`, on a path with no generic overhead.
         ///
         /// Called from main-actor code (`isolation`, filled in for you), the closure runs
-        /// on the main thread only: at once when the value is set there, otherwise through
+        /// on the main queue only: at once when the value is set there, otherwise through
         /// the main queue, in order. From anywhere else it runs on the thread that sets.
         @inlinable
         public consuming func sink(

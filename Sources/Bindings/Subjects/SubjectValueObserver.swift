@@ -116,7 +116,7 @@ extension CurrentValueSubject where Failure == Never {
     /// ```
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
-    /// the main thread only: at once when the value is sent there, otherwise through the
+    /// the main queue only: at once when the value is sent there, otherwise through the
     /// main queue, in order. From anywhere else it runs on the thread that sends.
     @inlinable
     public func sink(
@@ -138,7 +138,7 @@ extension PassthroughSubject where Failure == Never {
     /// ```
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
-    /// the main thread only: at once when the value is sent there, otherwise through the
+    /// the main queue only: at once when the value is sent there, otherwise through the
     /// main queue, in order. From anywhere else it runs on the thread that sends.
     @inlinable
     public func sink(

@@ -127,7 +127,7 @@ extension Publisher {
     /// ```
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
-    /// the main thread only: at once when the value is set there, otherwise through the
+    /// the main queue only: at once when the value is set there, otherwise through the
     /// main queue, in order. From anywhere else it runs on the thread that sends.
     public func sink(
         isolation: isolated (any Actor)? = #isolation,
@@ -172,7 +172,7 @@ extension Publisher where Failure == Never {
     /// `Publisher._fusedSink`), with the same values, order, lifetime and cancellation.
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
-    /// the main thread only: at once when the value is set there, otherwise through the
+    /// the main queue only: at once when the value is set there, otherwise through the
     /// main queue, in order. From anywhere else it runs on the thread that sends.
     @inlinable
     public func sink(

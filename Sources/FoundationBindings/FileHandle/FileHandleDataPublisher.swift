@@ -7,7 +7,7 @@ extension Publishers {
     /// A publisher of the data read from a file handle, chunk by chunk as it becomes
     /// available, finishing at the end of the file.
     ///
-    /// Create one with ``Bindings/Reactive/data``. Each subscriber reads the handle's
+    /// Create one with ``Reactive/data``. Each subscriber reads the handle's
     /// file descriptor on a thread of its own (which waits with `poll(2)`), from where
     /// the handle's offset is; so do not read the handle elsewhere (or set its
     /// `readabilityHandler`), give a pipe or a file one subscriber, and keep the handle

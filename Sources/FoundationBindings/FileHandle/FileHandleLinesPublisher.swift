@@ -5,7 +5,7 @@ extension Publishers {
     /// A publisher of the lines read from a file handle, finishing at the end of the
     /// file.
     ///
-    /// Create one with ``Bindings/Reactive/lines``. Lines are split at each `"\n"`,
+    /// Create one with ``Reactive/lines``. Lines are split at each `"\n"`,
     /// which is not part of the line (a `"\r"` before it is kept), and decoded as UTF-8
     /// (an invalid sequence becomes U+FFFD). A last line without a final newline is
     /// emitted before the publisher finishes; a final newline adds no empty line.

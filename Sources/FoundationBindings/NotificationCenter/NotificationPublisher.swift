@@ -7,7 +7,7 @@ extension Publishers {
     /// A publisher of the notifications that a notification center posts with a given
     /// name (and, optionally, object), like Combine's `NotificationCenter.Publisher`.
     ///
-    /// Create one with ``Bindings/Reactive/notifications(named:object:)``. Each
+    /// Create one with ``Reactive/notifications(named:object:)``. Each
     /// subscriber adds its own observer to the center when it subscribes and removes it
     /// when it cancels. The publisher never finishes.
     ///

@@ -7,7 +7,7 @@ extension Publishers {
     /// A publisher that emits a process's termination status once, when it exits, and
     /// then finishes.
     ///
-    /// Create one with ``Bindings/Reactive/termination``. Subscribe before or after
+    /// Create one with ``Reactive/termination``. Subscribe before or after
     /// `run()`, even after the process has exited: the status always arrives exactly
     /// once. The status is `terminationStatus`: the exit code, or the number of the
     /// signal that killed the process (read `process.terminationReason` to tell them

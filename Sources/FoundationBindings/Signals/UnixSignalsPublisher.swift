@@ -9,7 +9,7 @@ extension Publishers {
     /// `DispatchSource`. It emits the signal's number once per signal received, and
     /// never finishes.
     ///
-    /// Create one with ``Bindings/Reactive/signals(_:_:)``:
+    /// Create one with ``Reactive/signals(_:_:)``:
     /// `DispatchSource.reactive.signals(SIGINT, SIGTERM)`.
     ///
     /// **Disposition:** while a signal has subscribers, the process does not take the

@@ -8,7 +8,7 @@ extension Publishers {
     /// scheduler, until cancelled: the scheduler-based counterpart of Combine's
     /// `Timer.publish(every:on:in:).autoconnect()`, which needs a running `RunLoop`.
     ///
-    /// Create one with ``Bindings/Reactive/timer(every:tolerance:options:)`` on a
+    /// Create one with ``Reactive/timer(every:tolerance:options:)`` on a
     /// scheduler (`DispatchQueue.main.reactive.timer(every: .seconds(1))`), or with
     /// ``init(interval:tolerance:scheduler:options:)`` for any ``Scheduler``. Each
     /// subscriber gets its own timer, started when it subscribes: the first tick comes

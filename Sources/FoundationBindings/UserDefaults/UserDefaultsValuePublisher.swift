@@ -9,8 +9,8 @@ extension Publishers {
     /// then each new value, like KVO's `publisher(for:options: [.initial, .new])` on
     /// `UserDefaults` on Apple platforms.
     ///
-    /// Create one with ``Bindings/Reactive/value(forKey:as:pollInterval:)`` or
-    /// ``Bindings/Reactive/value(forKey:default:pollInterval:)``. The publisher never
+    /// Create one with ``Reactive/value(forKey:as:pollInterval:)`` or
+    /// ``Reactive/value(forKey:default:pollInterval:)``. The publisher never
     /// finishes.
     ///
     /// **How changes are noticed:** there is no KVO on Linux, and Linux Foundation's
