@@ -23,7 +23,7 @@ private final class DocsLabel: BindingOwner {
     var subscriptions = Set<AnyCancellable>()
 }
 
-/// Storage that is not `@Observed`, notified by hand (Docs/MigratingFromKVO.md).
+/// Storage that is not `@Observed`, notified by hand (Sources/Bindings/Bindings.docc/MigratingFromKVO.md).
 private final class DocsThermometer: KeyValueObservable {
     let observationAnchor = ObservationAnchor()
     private var storage = 20.0

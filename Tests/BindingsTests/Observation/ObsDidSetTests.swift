@@ -4,7 +4,7 @@ import Testing
 // `@Observed var x { didSet { ... } }`: observers are notified when the property wrapper
 // stores the value, which is before the property's `didSet` runs (Foundation's KVO
 // notifies after the whole setter). These tests pin that, and the remedies that
-// Docs/MigratingFromKVO.md gives ("didSet runs after the observers").
+// Sources/Bindings/Bindings.docc/MigratingFromKVO.md gives ("didSet runs after the observers").
 
 /// An `@Observed` property whose `didSet` refreshes a cache kept in plain storage.
 private final class Gauge: KeyValueObservable {
