@@ -36,7 +36,7 @@ extension ListenerChannelProvider {
         let observer = ListenerObserver(
             channel: listenerChannel, options: skipInitialValue ? [.new] : [.initial, .new],
             listener: listener, onMainActor: onMainActor, storage: storage, handler: handler)
-        let handle = storage.map { _ in AnyCancellable { [weak observer] in observer?.unbind() } }
+        let handle = storage.map { _ in AnyCancellable.unchecked({ [weak observer] in observer?.unbind() }) }
         observer.ownerHandle = handle.map(ObjectIdentifier.init)   // before another thread can see it
         observer.register()
         return handle

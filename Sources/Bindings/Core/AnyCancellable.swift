@@ -12,9 +12,26 @@ import Synchronization
 /// ```
 ///
 /// `cancel()` is idempotent and may be called from any thread; the cancel action runs
-/// exactly once and is released right after it runs. `AnyCancellable` is hashable by
-/// identity so that it can be stored in a `Set`.
-public final class AnyCancellable: Cancellable, Hashable {
+/// exactly once, on the thread that cancels (or releases the last reference), and is
+/// released right after it runs. `AnyCancellable` is `Sendable`, so it may be handed to
+/// another thread to cancel there:
+///
+/// ```swift
+/// let c = person.$firstName.sink { print($0) }
+/// DispatchQueue.global().async { c.cancel() }
+/// ```
+///
+/// Since a cancel action may run on any thread, the closure or cancellable you give an
+/// `AnyCancellable` must be `Sendable`: a closure that touches main-actor state hops
+/// there itself (`Task { @MainActor in ... }`). `AnyCancellable` is hashable by identity
+/// so that it can be stored in a `Set`.
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    // `@unchecked Sendable`: the only state is `target`, one atomic word, which exactly one
+    // thread takes (an exchange) and then cancels. What it points at may be cancelled on
+    // any thread: the library's subscriptions, observers and subscribers cancel
+    // thread-safely (each documents its own state), a closure or cancellable given to a
+    // public initializer is `Sendable` (the initializers require it), and the library's
+    // own closures (`unchecked(_:)`) only cancel such thread-safe objects.
     /// What to cancel, retained (+1) until `cancel()` or `deinit` takes it, or the
     /// channel of a `sink` takes it over when the model goes. One atomic word, so that
     /// exactly one of any number of racing takers gets it, and so
@@ -23,14 +40,31 @@ public final class AnyCancellable: Cancellable, Hashable {
     /// themselves; anything else is boxed in one.
     @usableFromInline let target: Atomic<UnsafeMutableRawPointer?>
 
-    /// Creates a cancellable that runs `cancel` once, when cancelled or deinitialised.
-    public convenience init(_ cancel: @escaping () -> Void) {
+    /// Creates a cancellable that runs `cancel` once, when cancelled or deinitialised, on
+    /// the thread that does so: hence `@Sendable`.
+    public convenience init(_ cancel: @escaping @Sendable () -> Void) {
         self.init(target: ClosureCancellation(cancel))
     }
 
-    /// Creates a cancellable that forwards cancellation to `canceller`.
-    public convenience init<C: Cancellable>(_ canceller: C) {
+    /// Creates a cancellable that forwards cancellation to `canceller`, on the thread that
+    /// cancels: hence `Sendable`.
+    public convenience init<C: Cancellable & Sendable>(_ canceller: C) {
         self.init(target: BoxedCancellation(canceller))
+    }
+
+    /// A cancellable whose action the library knows to be safe on any thread: it cancels
+    /// a thread-safe object of the library's own. (A static function, not an
+    /// initializer, so that `AnyCancellable { ... }` never means it.)
+    @usableFromInline
+    static func unchecked(_ cancel: @escaping () -> Void) -> AnyCancellable {
+        AnyCancellable(target: ClosureCancellation(cancel))
+    }
+
+    /// A cancellable of one of the library's own cancellables, which cancel
+    /// thread-safely (`Subscribers.Sink`, `Subscribers.Assign`, a subject's subscriber).
+    @usableFromInline
+    static func unchecked<C: Cancellable>(wrapping canceller: C) -> AnyCancellable {
+        AnyCancellable(target: BoxedCancellation(canceller))
     }
 
     /// Wraps one of the library's own cancellable objects, with no box and no dynamic cast.

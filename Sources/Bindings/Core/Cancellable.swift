@@ -7,9 +7,10 @@ public protocol Cancellable {
     func cancel()
 }
 
-extension Cancellable {
+extension Cancellable where Self: Sendable {
     /// Stores this cancellable in the given collection, keeping it alive as long as the
-    /// collection holds it.
+    /// collection holds it. (An `AnyCancellable` may be cancelled on any thread, hence
+    /// `Sendable`; wrap anything else in an `AnyCancellable` of your own.)
     ///
     /// ```swift
     /// var bag: [AnyCancellable] = []

@@ -51,7 +51,7 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
 
     /// Makes the cancellable that the binding operators return (see the type's comment).
     func makeHandle() -> AnyCancellable {
-        let handle = AnyCancellable { [weak self] in self?.cancel() }
+        let handle = AnyCancellable.unchecked({ [weak self] in self?.cancel() })
         self.handle = handle
         return handle
     }
@@ -167,7 +167,7 @@ extension BindingSink {
     @usableFromInline
     func bind<Source: Publisher>(_ source: Source) -> AnyCancellable
     where Source.Output == Input, Source.Failure == Never {
-        guard let owner else { return AnyCancellable {} }
+        guard let owner else { return AnyCancellable.unchecked({}) }
         let subscriber = BindingSubscriber(sink: self)
         let handle = subscriber.makeHandle()
         source.subscribe(subscriber)

@@ -56,10 +56,10 @@ final class MainActorDelivery<Event>: @unchecked Sendable {
         // The subscription's closure holds the delivery, so that the callback goes with
         // the subscription (and with the model); the handle holds it weakly.
         let inner = subscribe { event in delivery.deliver(event) }
-        return AnyCancellable { [weak delivery] in
+        return AnyCancellable.unchecked({ [weak delivery] in
             delivery?.cancelled.store(true, ordering: .releasing)
             inner.cancel()
-        }
+        })
     }
 
     /// An event handed from the sending thread to the main queue, used only there.

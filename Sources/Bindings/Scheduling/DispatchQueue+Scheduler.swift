@@ -60,6 +60,6 @@ extension DispatchQueue: Scheduler {
         timer.schedule(deadline: date.dispatchTime, repeating: interval.timeInterval, leeway: tolerance.timeInterval)
         timer.resume()
         // Cancelling a timer source also releases its handler, and with it the action.
-        return AnyCancellable { timer.cancel() }
+        return AnyCancellable.unchecked({ timer.cancel() })
     }
 }

@@ -32,7 +32,7 @@ extension Publisher {
     where S.Output == Output, S.Failure == Failure {
         let subscriber = SubjectSubscriber(subject)
         subscribe(subscriber)
-        return AnyCancellable(subscriber)
+        return AnyCancellable.unchecked(wrapping: subscriber)
     }
 }
 

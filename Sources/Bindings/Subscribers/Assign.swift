@@ -85,6 +85,6 @@ extension Publisher where Failure == Never {
     ) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
         subscribe(subscriber)
-        return AnyCancellable(subscriber)
+        return AnyCancellable.unchecked(wrapping: subscriber)
     }
 }

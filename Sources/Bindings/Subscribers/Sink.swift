@@ -156,7 +156,7 @@ extension Publisher {
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        return AnyCancellable.unchecked(wrapping: sink)
     }
 }
 

@@ -1,4 +1,5 @@
 import BindingsTestSupport
+import Dispatch
 import Testing
 @testable import Bindings
 
@@ -9,7 +10,7 @@ private struct CountingCancellable: Cancellable {
 }
 
 /// A `Cancellable` class that counts its cancels.
-private final class CountingCancellableObject: Cancellable {
+private final class CountingCancellableObject: Cancellable, Sendable {
     let counter = Counter()
     func cancel() { counter.increment() }
 }
@@ -174,5 +175,22 @@ private final class CountingCancellableObject: Cancellable {
         subject.send(2)
         #expect(received == [1])
         #expect(subject.core.channel.observerCount == 0)
+    }
+
+    /// `AnyCancellable` is `Sendable` (issue 16, item 2): handed to another thread, it
+    /// cancels there, and nothing is delivered after that `cancel()` returns.
+    @Test func cancelsFromAnotherThreadItIsHandedTo() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let received = LockedLog<Int>()
+        let c = subject.sink { received.append($0) }
+        subject.send(1)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                c.cancel()
+                done.resume()
+            }
+        }
+        subject.send(2)
+        #expect(received.items == [1])
     }
 }

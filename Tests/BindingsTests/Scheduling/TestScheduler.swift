@@ -54,7 +54,8 @@ final class TestScheduler: Scheduler {
     ) -> any Cancellable {
         precondition(interval > .zero, "TestScheduler: a repeating action needs a positive interval")
         let id = add(date: date, interval: interval, action)
-        return AnyCancellable { [weak self] in self?.items.removeAll { $0.id == id } }
+        // Unchecked: the test scheduler is used by one thread at a time (the test's).
+        return AnyCancellable.unchecked { [weak self] in self?.items.removeAll { $0.id == id } }
     }
 
     /// Moves virtual time forward by `stride`, running every action due by then.
