@@ -140,7 +140,8 @@ extension KeyValueObservable {
     /// equal values included. The handler runs on the thread that made the change;
     /// made in main-actor code (`isolation`, filled in for you), it runs on the main
     /// queue only: at once when the change is made there, otherwise through the main
-    /// queue, in order.
+    /// queue, in order; made on another actor, it runs on that actor, asynchronously, in
+    /// order.
     /// Keep the returned token: the observation ends when it is released.
     @inlinable
     public func observe<Value>(
@@ -153,6 +154,9 @@ extension KeyValueObservable {
         // The key path goes only into the specialization (see `DerivedSpecialization`).
         if CallerIsolation.isMainActor(isolation) {
             return observeOnMainThread(DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
+        }
+        if isolation != nil {
+            return observe(on: isolation, DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
         }
         return observe(DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
     }
@@ -169,6 +173,19 @@ extension KeyValueObservable {
         let token = KeyValueObservation(observer, delivery: delivery)
         observer.register(snapshot: snapshot)
         return token
+    }
+
+    /// ``observe(_:options:isolation:changeHandler:)`` from another actor's code: the
+    /// handler runs on that actor, asynchronously (see `ActorDelivery`).
+    @usableFromInline
+    func observe<Value>(
+        on isolation: isolated (any Actor)?, _ specialization: DerivedSpecialization<Self, Value>,
+        options: KeyValueObservingOptions, changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+    ) -> KeyValueObservation {
+        let (delivery, deliver) = ActorDelivery<(Self, KeyValueObservedChange<Value>)>.make(on: isolation) {
+            changeHandler($0.0, $0.1)
+        }
+        return observe(specialization, options: options, changeHandler: { deliver(($0, $1)) }, delivery: delivery)
     }
 
     /// ``observe(_:options:isolation:changeHandler:)`` from main-actor code: the handler

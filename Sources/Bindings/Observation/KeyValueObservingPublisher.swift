@@ -95,13 +95,17 @@ extension KeyValueObservingPublisher {
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is set there, otherwise through the
-    /// main queue, in order. From anywhere else it runs on the thread that sets.
+    /// main queue, in order. From another actor it runs on that actor, asynchronously, in
+    /// order. From nonisolated code it runs on the thread that sets.
     @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Value) -> Void
     ) -> AnyCancellable {
         if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { sinkOnSendingThread($0) }
+        }
+        if isolation != nil {
+            return ActorDelivery.sink(on: isolation, receiveValue) { sinkOnSendingThread($0) }
         }
         return sinkOnSendingThread(receiveValue)
     }

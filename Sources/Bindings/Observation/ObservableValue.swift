@@ -70,13 +70,17 @@ public final class ObservableValue<Value>: Publisher {
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is sent there, otherwise through the
-    /// main queue, in order. From anywhere else it runs on the thread that sends.
+    /// main queue, in order. From another actor it runs on that actor, asynchronously, in
+    /// order. From nonisolated code it runs on the thread that sends.
     @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Value) -> Void
     ) -> AnyCancellable {
         if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { PropertyChannel.sink(channel, initial: true, receiveValue: $0) }
+        }
+        if isolation != nil {
+            return ActorDelivery.sink(on: isolation, receiveValue) { PropertyChannel.sink(channel, initial: true, receiveValue: $0) }
         }
         return PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
     }

@@ -37,7 +37,8 @@ extension Observed {
         ///
         /// Called from main-actor code (`isolation`, filled in for you), the closure runs
         /// on the main queue only: at once when the value is set there, otherwise through
-        /// the main queue, in order. From anywhere else it runs on the thread that sets.
+        /// the main queue, in order. From another actor it runs on that actor,
+        /// asynchronously, in order. From nonisolated code it runs on the thread that sets.
         @inlinable
         public consuming func sink(
             isolation: isolated (any Actor)? = #isolation, receiveValue: consuming @escaping (Value) -> Void
@@ -46,6 +47,13 @@ extension Observed {
                 let channel = channel
                 let snapshot = snapshot
                 return MainActorDelivery.sink(receiveValue) {
+                    PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: $0)
+                }
+            }
+            if isolation != nil {
+                let channel = channel
+                let snapshot = snapshot
+                return ActorDelivery.sink(on: isolation, receiveValue) {
                     PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: $0)
                 }
             }

@@ -117,13 +117,17 @@ extension CurrentValueSubject where Failure == Never {
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is sent there, otherwise through the
-    /// main queue, in order. From anywhere else it runs on the thread that sends.
+    /// main queue, in order. From another actor it runs on that actor, asynchronously, in
+    /// order. From nonisolated code it runs on the thread that sends.
     @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { core.sink(receiveValue: $0) }
+        }
+        if isolation != nil {
+            return ActorDelivery.sink(on: isolation, receiveValue) { core.sink(receiveValue: $0) }
         }
         return core.sink(receiveValue: receiveValue)
     }
@@ -139,13 +143,17 @@ extension PassthroughSubject where Failure == Never {
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is sent there, otherwise through the
-    /// main queue, in order. From anywhere else it runs on the thread that sends.
+    /// main queue, in order. From another actor it runs on that actor, asynchronously, in
+    /// order. From nonisolated code it runs on the thread that sends.
     @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { core.sink(receiveValue: $0) }
+        }
+        if isolation != nil {
+            return ActorDelivery.sink(on: isolation, receiveValue) { core.sink(receiveValue: $0) }
         }
         return core.sink(receiveValue: receiveValue)
     }

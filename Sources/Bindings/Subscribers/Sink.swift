@@ -128,7 +128,8 @@ extension Publisher {
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is set there, otherwise through the
-    /// main queue, in order. From anywhere else it runs on the thread that sends.
+    /// main queue, in order. From another actor it runs on that actor, asynchronously, in
+    /// order. From nonisolated code it runs on the thread that sends.
     public func sink(
         isolation: isolated (any Actor)? = #isolation,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
@@ -136,6 +137,16 @@ extension Publisher {
     ) -> AnyCancellable {
         if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery<SinkEvent<Output, Failure>>.sink({ event in
+                switch event {
+                case .value(let value): receiveValue(value)
+                case .completion(let completion): receiveCompletion(completion)
+                }
+            }, { deliver in
+                subscribeSink(receiveCompletion: { deliver(.completion($0)) }, receiveValue: { deliver(.value($0)) })
+            })
+        }
+        if isolation != nil {
+            return ActorDelivery<SinkEvent<Output, Failure>>.sink(on: isolation, { event in
                 switch event {
                 case .value(let value): receiveValue(value)
                 case .completion(let completion): receiveCompletion(completion)
@@ -173,13 +184,17 @@ extension Publisher where Failure == Never {
     ///
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is set there, otherwise through the
-    /// main queue, in order. From anywhere else it runs on the thread that sends.
+    /// main queue, in order. From another actor it runs on that actor, asynchronously, in
+    /// order. From nonisolated code it runs on the thread that sends.
     @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         if CallerIsolation.isMainActor(isolation) {
             return MainActorDelivery.sink(receiveValue) { sinkOnSendingThread($0) }
+        }
+        if isolation != nil {
+            return ActorDelivery.sink(on: isolation, receiveValue) { sinkOnSendingThread($0) }
         }
         return sinkOnSendingThread(receiveValue)
     }

@@ -23,6 +23,47 @@ private func onWorkerWhileMainWaits(_ body: @Sendable () -> Void) {
     DispatchQueue.global().sync(execute: body)
 }
 
+/// An actor that subscribes: its closures are isolated to it.
+private actor SinkActor {
+    private(set) var seen: [Int] = []
+    private(set) var changes: [Int] = []
+    private var subscription: AnyCancellable?
+    private var token: KeyValueObservation?
+
+    func subscribe(_ value: ObservableValue<Int>) {
+        subscription = value.sink { v in
+            self.assertIsolated()   // stops the test if it runs anywhere else
+            self.seen.append(v)
+        }
+    }
+
+    /// Makes a model of its own, observes it, and sets it twice: the handler runs on the
+    /// actor later, once this method has returned.
+    func observeAndSet() -> [Int] {
+        let model = SinkIsolationModel()
+        token = model.observe(\.count, options: [.new]) { _, change in
+            self.assertIsolated()
+            self.changes.append(change.newValue!)
+        }
+        model.count = 1
+        model.count = 2
+        return changes
+    }
+
+    func cancel() {
+        subscription?.cancel()
+        token?.invalidate()
+    }
+}
+
+/// Waits (up to 5 s) until `done` holds.
+private func eventually(_ done: @Sendable () async -> Bool) async {
+    for _ in 0..<5000 {
+        if await done() { return }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
+
 /// Lets the main queue run what was sent to it (the test runs on the main actor).
 @MainActor
 private func drainMainQueue() async {
@@ -154,5 +195,34 @@ struct SinkIsolationTests {
         token.invalidate()
         await drainMainQueue()
         #expect(changes.count == 3, "nothing after invalidate() returns")
+    }
+
+    /// A `sink` made in an actor's method runs its closure on that actor, in order,
+    /// whatever thread sends (asynchronously: no thread can enter the actor at once).
+    @Test func aSinkMadeOnAnotherActorRunsThereInOrder() async {
+        let recorder = SinkActor()
+        let value = ObservableValue(0)
+        await recorder.subscribe(value)
+        DispatchQueue.concurrentPerform(iterations: 100) { value.update($0 + 1) }
+        await eventually { await recorder.seen.count == 101 }
+        let seen = await recorder.seen
+        #expect(seen.count == 101, "the initial value, then every update once")
+        #expect(seen.first == 0)
+        #expect(seen.last == value.value)
+        await recorder.cancel()
+        value.update(1000)
+        try? await Task.sleep(for: .milliseconds(20))
+        #expect(await recorder.seen.count == 101, "nothing after cancel()")
+    }
+
+    /// The same for a change handler made in an actor's method: the changes the actor
+    /// makes itself reach it after the method that made them returns, in order.
+    @Test func aChangeHandlerMadeOnAnotherActorRunsThere() async {
+        let recorder = SinkActor()
+        let atReturn = await recorder.observeAndSet()
+        #expect(atReturn.isEmpty, "asynchronous, also for the actor's own sets")
+        await eventually { await recorder.changes.count == 2 }
+        #expect(await recorder.changes == [1, 2])
+        await recorder.cancel()
     }
 }
