@@ -16,7 +16,8 @@ extension Publisher where Failure == Never {
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
         BindingSink(
-            owner: target, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue,
+            owner: target, delivery: .forNonisolatedOwner(isolation),
+            receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
             receiveCompletion: nil
         ).bind(self)
     }
@@ -35,7 +36,8 @@ extension Publisher where Failure == Never {
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
         BindingSink(
-            owner: target, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue,
+            owner: target, delivery: .forOwnerOfUnknownIsolation(isolation),
+            receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
             receiveCompletion: nil
         ).bind(self)
     }
@@ -54,7 +56,8 @@ extension Publisher where Failure == Never {
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
         BindingSink(
-            owner: target, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue,
+            owner: target, delivery: .forNonisolatedOwner(isolation),
+            receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
             receiveCompletion: nil
         ).bind(receive(on: scheduler))
     }
@@ -68,7 +71,8 @@ extension Publisher where Failure == Never {
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
         BindingSink(
-            owner: target, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue,
+            owner: target, delivery: .forOwnerOfUnknownIsolation(isolation),
+            receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
             receiveCompletion: nil
         ).bind(receive(on: scheduler))
     }

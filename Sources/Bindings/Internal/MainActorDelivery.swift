@@ -120,8 +120,8 @@ extension MainActorDelivery: MainThreadDelivery {}
 ///
 /// Cancellation finishes the stream and cancels the task: nothing runs after `cancel()`
 /// returns on the actor (events still in the stream are dropped). When the subscription
-/// lets go of its closure (the model is gone), the delivery goes and finishes the
-/// stream, and the task ends with the events sent before.
+/// lets go of its closure (cancelled, or its model is gone), the delivery goes the same
+/// way.
 @usableFromInline
 final class ActorDelivery<Event>: MainThreadDelivery, @unchecked Sendable {
     // `@unchecked Sendable`: `continuation` is `Sendable` (the stream's), `state` is a
@@ -149,6 +149,9 @@ final class ActorDelivery<Event>: MainThreadDelivery, @unchecked Sendable {
     }
 
     deinit {
+        // Its subscription let go of it (cancelled, or its source is gone): what has not
+        // run is dropped.
+        state.cancelled.store(true, ordering: .releasing)
         continuation.finish()
     }
 
@@ -197,5 +200,23 @@ final class ActorDelivery<Event>: MainThreadDelivery, @unchecked Sendable {
         state.cancelled.store(true, ordering: .releasing)
         continuation.finish()
         state.task?.cancel()
+    }
+}
+
+extension CallerIsolation {
+    /// `body`, a binding's closure, as it must be called: as it is when made in
+    /// nonisolated or main-actor code (the binding machinery keeps a main-actor owner's
+    /// closures on the main queue), and through an ``ActorDelivery`` on the actor it was
+    /// made on otherwise. The owner travels to the actor weakly: a binding never keeps
+    /// its owner alive.
+    @usableFromInline
+    static func onCallerActor<Target: AnyObject, Value>(
+        _ isolation: isolated (any Actor)?, _ body: @escaping (Target, Value) -> Void
+    ) -> (Target, Value) -> Void {
+        guard isolation != nil, !CallerIsolation.isMainActor(isolation) else { return body }
+        let (_, deliver) = ActorDelivery<(WeakReference<Target>, Value)>.make(on: isolation) { event in
+            if let target = event.0.object { body(target, event.1) }
+        }
+        return { target, value in deliver((WeakReference(target), value)) }
     }
 }

@@ -54,6 +54,21 @@ private actor SinkActor {
         subscription?.cancel()
         token?.invalidate()
     }
+
+    /// An owner of the actor's, bound with a closure made here.
+    final class Shelf: BindingOwner {
+        var titles: [String] = []
+        var subscriptions = Set<AnyCancellable>()
+    }
+    private let shelf = Shelf()
+    var titles: [String] { shelf.titles }
+
+    func bindShelf(to title: ObservableValue<String>) {
+        title.bind(to: shelf) { shelf, value in
+            self.assertIsolated()
+            shelf.titles.append(value)
+        }
+    }
 }
 
 /// Waits (up to 5 s) until `done` holds.
@@ -224,5 +239,16 @@ struct SinkIsolationTests {
         await eventually { await recorder.changes.count == 2 }
         #expect(await recorder.changes == [1, 2])
         await recorder.cancel()
+    }
+
+    /// An inline binding made on another actor runs its closure on that actor, in order.
+    @Test func anInlineBindingMadeOnAnotherActorRunsThere() async {
+        let recorder = SinkActor()
+        let title = ObservableValue("a")
+        await recorder.bindShelf(to: title)
+        title.update("b")
+        title.update("c")
+        await eventually { await recorder.titles.count == 3 }
+        #expect(await recorder.titles == ["a", "b", "c"])
     }
 }
