@@ -42,7 +42,7 @@ public struct BindingSink<Owner: BindingOwner, Input>: BindingTargetConvertible 
         receiveValue: @escaping (Owner, Input) -> Void
     ) {
         self.init(
-            owner: owner, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue,
+            owner: owner, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
             receiveCompletion: nil)
     }
 
@@ -55,6 +55,7 @@ public struct BindingSink<Owner: BindingOwner, Input>: BindingTargetConvertible 
         owner: Owner, isolation: isolated (any Actor)? = #isolation,
         receiveValue: @escaping (Owner, Input) -> Void, receiveCompletion: @escaping (Owner) -> Void
     ) {
+        let (receiveValue, receiveCompletion) = CallerIsolation.onCallerActor(isolation, receiveValue, receiveCompletion)
         self.init(
             owner: owner, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue,
             receiveCompletion: receiveCompletion)
@@ -102,7 +103,7 @@ extension BindingSink where Owner: SendableMetatype {
         receiveValue: @escaping (Owner, Input) -> Void
     ) {
         self.init(
-            owner: owner, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue,
+            owner: owner, delivery: .forNonisolatedOwner(isolation), receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
             receiveCompletion: nil)
     }
 
@@ -115,6 +116,7 @@ extension BindingSink where Owner: SendableMetatype {
         owner: Owner, isolation: isolated (any Actor)? = #isolation,
         receiveValue: @escaping (Owner, Input) -> Void, receiveCompletion: @escaping (Owner) -> Void
     ) {
+        let (receiveValue, receiveCompletion) = CallerIsolation.onCallerActor(isolation, receiveValue, receiveCompletion)
         self.init(
             owner: owner, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue,
             receiveCompletion: receiveCompletion)
@@ -136,7 +138,8 @@ extension BindingSink where Input == Void {
     ) {
         self.init(
             owner: owner, delivery: .forOwnerOfUnknownIsolation(isolation),
-            receiveValue: { owner, _ in receiveValue(owner) }, receiveCompletion: nil)
+            receiveValue: CallerIsolation.onCallerActor(isolation) { owner, _ in receiveValue(owner) },
+            receiveCompletion: nil)
     }
 }
 
@@ -151,7 +154,8 @@ extension BindingSink where Input == Void, Owner: SendableMetatype {
     ) {
         self.init(
             owner: owner, delivery: .forNonisolatedOwner(isolation),
-            receiveValue: { owner, _ in receiveValue(owner) }, receiveCompletion: nil)
+            receiveValue: CallerIsolation.onCallerActor(isolation) { owner, _ in receiveValue(owner) },
+            receiveCompletion: nil)
     }
 }
 
@@ -171,7 +175,7 @@ extension BindingSink where Input == Never {
     ) {
         self.init(
             owner: owner, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: { _, _ in },
-            receiveCompletion: receiveCompletion)
+            receiveCompletion: CallerIsolation.onCallerActor(isolation, { (_: Owner, _: Input) in }, receiveCompletion).1)
     }
 }
 
@@ -187,7 +191,7 @@ extension BindingSink where Input == Never, Owner: SendableMetatype {
     ) {
         self.init(
             owner: owner, delivery: .forNonisolatedOwner(isolation), receiveValue: { _, _ in },
-            receiveCompletion: receiveCompletion)
+            receiveCompletion: CallerIsolation.onCallerActor(isolation, { (_: Owner, _: Input) in }, receiveCompletion).1)
     }
 }
 

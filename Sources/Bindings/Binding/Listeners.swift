@@ -147,7 +147,7 @@ extension Observed.Publisher: ListenerChannelProvider {
     ) {
         addListener(
             listener, skipInitialValue: skipInitialValue, onMainActor: isolation === MainActor.shared,
-            storage: nil, handler: handler)
+            storage: nil, handler: CallerIsolation.onCallerActor(isolation, handler))
     }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
@@ -165,7 +165,7 @@ extension Observed.Publisher: ListenerChannelProvider {
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
     ) {
-        addOwnerListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
+        addOwnerListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: CallerIsolation.onCallerActor(isolation, handler))
     }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
@@ -185,7 +185,7 @@ extension Observed.Publisher: ListenerChannelProvider {
         handler: @escaping (Listener, Value) -> Void
     ) {
         addPossiblyIsolatedOwnerListener(
-            listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
+            listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: CallerIsolation.onCallerActor(isolation, handler))
     }
 
     /// Removes every handler that `listener` bound to this property.
@@ -213,7 +213,7 @@ extension ObservableValue: ListenerChannelProvider {
     ) {
         addListener(
             listener, skipInitialValue: skipInitialValue, onMainActor: isolation === MainActor.shared,
-            storage: nil, handler: handler)
+            storage: nil, handler: CallerIsolation.onCallerActor(isolation, handler))
     }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
@@ -231,7 +231,7 @@ extension ObservableValue: ListenerChannelProvider {
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
     ) {
-        addOwnerListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
+        addOwnerListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: CallerIsolation.onCallerActor(isolation, handler))
     }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
@@ -251,7 +251,7 @@ extension ObservableValue: ListenerChannelProvider {
         handler: @escaping (Listener, Value) -> Void
     ) {
         addPossiblyIsolatedOwnerListener(
-            listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
+            listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: CallerIsolation.onCallerActor(isolation, handler))
     }
 
     /// Removes every handler that `listener` bound to this value.

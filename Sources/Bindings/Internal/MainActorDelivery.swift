@@ -220,3 +220,34 @@ extension CallerIsolation {
         return { target, value in deliver((WeakReference(target), value)) }
     }
 }
+
+/// A binding's two closures, as one event stream (see
+/// `CallerIsolation.onCallerActor(_:_:_:)`).
+@usableFromInline
+enum BindingEvent<Target: AnyObject, Value> {
+    case value(WeakReference<Target>, Value)
+    case completion(WeakReference<Target>)
+}
+
+extension CallerIsolation {
+    /// A binding's value and completion closures, as they must be called (see
+    /// ``onCallerActor(_:_:)``), through one delivery, so that the completion comes after
+    /// the values on the actor too.
+    @usableFromInline
+    static func onCallerActor<Target: AnyObject, Value>(
+        _ isolation: isolated (any Actor)?, _ receiveValue: @escaping (Target, Value) -> Void,
+        _ receiveCompletion: @escaping (Target) -> Void
+    ) -> ((Target, Value) -> Void, (Target) -> Void) {
+        guard isolation != nil, !isMainActor(isolation) else { return (receiveValue, receiveCompletion) }
+        let (_, deliver) = ActorDelivery<BindingEvent<Target, Value>>.make(on: isolation) { event in
+            switch event {
+            case .value(let target, let value): if let target = target.object { receiveValue(target, value) }
+            case .completion(let target): if let target = target.object { receiveCompletion(target) }
+            }
+        }
+        return (
+            { target, value in deliver(.value(WeakReference(target), value)) },
+            { target in deliver(.completion(WeakReference(target))) }
+        )
+    }
+}

@@ -63,6 +63,18 @@ private actor SinkActor {
     private let shelf = Shelf()
     var titles: [String] { shelf.titles }
 
+    func bindSinkAndListener(to title: ObservableValue<String>) {
+        let sink = BindingSink(owner: shelf) { (shelf: Shelf, value: String) in
+            self.assertIsolated()
+            shelf.titles.append("sink " + value)
+        }
+        sink <~ title
+        title.bind(shelf, skipInitialValue: true) { shelf, value in
+            self.assertIsolated()
+            shelf.titles.append("listener " + value)
+        }
+    }
+
     func bindShelf(to title: ObservableValue<String>) {
         title.bind(to: shelf) { shelf, value in
             self.assertIsolated()
@@ -250,5 +262,17 @@ struct SinkIsolationTests {
         title.update("c")
         await eventually { await recorder.titles.count == 3 }
         #expect(await recorder.titles == ["a", "b", "c"])
+    }
+
+    /// A `BindingSink` closure and a listener's handler made on another actor run there.
+    @Test func aBindingSinkAndAListenerMadeOnAnotherActorRunThere() async {
+        let recorder = SinkActor()
+        let title = ObservableValue("a")
+        await recorder.bindSinkAndListener(to: title)
+        title.update("b")
+        await eventually { await recorder.titles.count == 3 }
+        let titles = await recorder.titles
+        #expect(titles.filter { $0.hasPrefix("sink") } == ["sink a", "sink b"])
+        #expect(titles.filter { $0.hasPrefix("listener") } == ["listener b"])
     }
 }
