@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An object for leak checks: captured by a closure (or held by an object) under test, a
 /// weak reference to it tells whether the closure was released, and its ``LiveCounter``,
 /// if any, how many such objects are still alive. ``value`` makes it a target to write
@@ -33,4 +39,18 @@ package final class LiveCounter: Sendable {
 
     /// Objects created and not yet destroyed.
     package var live: Int { created.value - destroyed.value }
+}
+
+/// Whether `isReleased` holds now, or within a second: for an object released with its
+/// model, whose last reference may be held for an instant by another thread (the
+/// library's clean-up of its hand-notification table takes a strong reference of each
+/// live model it checks, and drops it right after). What was released at the next value
+/// instead, or never, still fails.
+package func released(_ isReleased: () -> Bool) -> Bool {
+    if isReleased() { return true }
+    for _ in 0..<1000 {
+        usleep(1000)
+        if isReleased() { return true }
+    }
+    return false
 }

@@ -25,7 +25,7 @@ struct ObsLifetimeTests {
         let token = person!.observe(keyPath, options: [.initial, .old, .new, .prior]) { _, _ in }
         let c = person!.publisher(for: keyPath, options: [.initial, .prior, .new]).sink { _ in }
         person = nil
-        #expect(weakPerson == nil)
+        #expect(released { weakPerson == nil })
         withExtendedLifetime((token, c)) {}
     }
 
@@ -36,7 +36,7 @@ struct ObsLifetimeTests {
         let recorder = TestRecorder<String, Never>(releasesSubscription: .onCompletion)
         person!.$lastName.subscribe(recorder)
         person = nil
-        #expect(weakPerson == nil)
+        #expect(released { weakPerson == nil })
         #expect(recorder.events == [.value("Lovelace"), .finished])
         withExtendedLifetime(c) {}
     }
@@ -65,7 +65,7 @@ struct ObsLifetimeTests {
         sentinel = nil
         #expect(weakSentinel != nil, "the handler holds it while the model lives")
         person = nil
-        #expect(weakSentinel == nil, "released with the model, while the token is still held")
+        #expect(released { weakSentinel == nil }, "released with the model, while the token is still held")
         withExtendedLifetime(token) {}
     }
 
@@ -79,7 +79,7 @@ struct ObsLifetimeTests {
         sentinel = nil
         #expect(weakSentinel != nil)
         person = nil
-        #expect(weakSentinel == nil)
+        #expect(released { weakSentinel == nil })
         withExtendedLifetime(c) {}
     }
 
@@ -91,7 +91,7 @@ struct ObsLifetimeTests {
         let c = person!.$firstName.sink { [sentinel] _ in withExtendedLifetime(sentinel) {} }
         sentinel = nil
         person = nil
-        #expect(weakSentinel == nil)
+        #expect(released { weakSentinel == nil })
         withExtendedLifetime(c) {}
     }
 
@@ -107,7 +107,7 @@ struct ObsLifetimeTests {
         recorder = nil
         #expect(weakRecorder != nil, "the subscription holds its subscriber")
         person = nil
-        #expect(weakRecorder == nil)
+        #expect(released { weakRecorder == nil })
     }
 
     @Test(arguments: 0..<4)
@@ -156,7 +156,7 @@ struct ObsLifetimeTests {
         sentinel = nil
         person = nil
         #expect(recorder.events == [.finished])
-        #expect(weakSentinel == nil)
+        #expect(released { weakSentinel == nil })
         address.city = "Paris"             // nothing is listening any more
         #expect(recorder.events == [.finished])
         #expect(address.cityStorage.observerCount == 0)

@@ -189,7 +189,7 @@ struct RelLeakTests {
             handle = attachment.attach(to: model, probe: probe)
             attachment.poke(model)
         }
-        #expect(weakModel == nil, "an attachment kept the model alive")
+        #expect(released { weakModel == nil }, "an attachment kept the model alive")
         if attachment.releasesClosureWithModel {
             #expect(weakProbe == nil, "the observation kept its handler after the model was gone")
         }
@@ -247,7 +247,7 @@ struct RelLeakTests {
             child.x += 1
             model?.a += 1
         }
-        #expect(weakModel == nil, "the model outlived its release inside a callback")
+        #expect(released { weakModel == nil }, "the model outlived its release inside a callback")
         withExtendedLifetime(handle) {}
         handle = nil
         #expect(weakProbe == nil)
