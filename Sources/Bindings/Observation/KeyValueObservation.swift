@@ -12,9 +12,9 @@ public final class KeyValueObservation: Sendable {
     /// For a handler made on the main actor, its delivery to the main thread (see
     /// `observe`), which `invalidate()` stops too. Weak, as the observer: the observer's
     /// handler holds it.
-    private weak let delivery: (any MainThreadDelivery)?
+    private weak let delivery: (any StoppableDelivery)?
 
-    init(_ observer: any UnregisteringObserver, delivery: (any MainThreadDelivery)? = nil) {
+    init(_ observer: any UnregisteringObserver, delivery: (any StoppableDelivery)? = nil) {
         self.observer = WeakObserverReference(observer)
         self.delivery = delivery
     }
@@ -165,7 +165,7 @@ extension KeyValueObservable {
     func observe<Value>(
         _ specialization: DerivedSpecialization<Self, Value>, options: KeyValueObservingOptions,
         changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void,
-        delivery: (any MainThreadDelivery)? = nil
+        delivery: (any StoppableDelivery)? = nil
     ) -> KeyValueObservation {
         let (channel, snapshot) = ObservationTarget.resolve(self, specialization: specialization)
         let observer = ChangeHandlerObserver(

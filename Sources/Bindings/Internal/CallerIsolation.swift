@@ -1,0 +1,61 @@
+/// Where a callback was made, as the `isolation` parameter of `sink` and `observe` tells.
+@usableFromInline
+enum CallerIsolation {
+    /// Whether `isolation` is the main actor; `nil` (nonisolated code, the common case
+    /// of a library's own code and of the benchmarks) is told apart with no look-up of
+    /// `MainActor.shared`.
+    @inlinable @inline(__always)
+    static func isMainActor(_ isolation: (any Actor)?) -> Bool {
+        guard let isolation else { return false }
+        return isolation === MainActor.shared
+    }
+}
+
+extension CallerIsolation {
+    /// `body`, a binding's closure, as it must be called: as it is when made in
+    /// nonisolated or main-actor code (the binding machinery keeps a main-actor owner's
+    /// closures on the main queue), and through an ``ActorDelivery`` on the actor it was
+    /// made on otherwise. The owner travels to the actor weakly: a binding never keeps
+    /// its owner alive.
+    @usableFromInline
+    static func onCallerActor<Target: AnyObject, Value>(
+        _ isolation: isolated (any Actor)?, _ body: @escaping (Target, Value) -> Void
+    ) -> (Target, Value) -> Void {
+        guard isolation != nil, !CallerIsolation.isMainActor(isolation) else { return body }
+        let (_, deliver) = ActorDelivery<(WeakReference<Target>, Value)>.make(on: isolation) { event in
+            if let target = event.0.object { body(target, event.1) }
+        }
+        return { target, value in deliver((WeakReference(target), value)) }
+    }
+}
+
+/// A binding's two closures, as one event stream (see
+/// `CallerIsolation.onCallerActor(_:_:_:)`).
+@usableFromInline
+enum BindingEvent<Target: AnyObject, Value> {
+    case value(WeakReference<Target>, Value)
+    case completion(WeakReference<Target>)
+}
+
+extension CallerIsolation {
+    /// A binding's value and completion closures, as they must be called (see
+    /// ``onCallerActor(_:_:)``), through one delivery, so that the completion comes after
+    /// the values on the actor too.
+    @usableFromInline
+    static func onCallerActor<Target: AnyObject, Value>(
+        _ isolation: isolated (any Actor)?, _ receiveValue: @escaping (Target, Value) -> Void,
+        _ receiveCompletion: @escaping (Target) -> Void
+    ) -> ((Target, Value) -> Void, (Target) -> Void) {
+        guard isolation != nil, !isMainActor(isolation) else { return (receiveValue, receiveCompletion) }
+        let (_, deliver) = ActorDelivery<BindingEvent<Target, Value>>.make(on: isolation) { event in
+            switch event {
+            case .value(let target, let value): if let target = target.object { receiveValue(target, value) }
+            case .completion(let target): if let target = target.object { receiveCompletion(target) }
+            }
+        }
+        return (
+            { target, value in deliver(.value(WeakReference(target), value)) },
+            { target in deliver(.completion(WeakReference(target))) }
+        )
+    }
+}
