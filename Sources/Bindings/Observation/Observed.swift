@@ -26,7 +26,7 @@ import Synchronization
 /// updates sees that state as it was before the set. Compute such state in a computed
 /// property instead, or make it observable too (`@Observed`, or notified by hand with
 /// `willChangeValue(for:)` and `didChangeValue(for:)` around its update). See "`didSet`
-/// runs after the observers" in <doc:MigratingFromKVO>.
+/// runs after the observers" in the guide Migrating from Foundation KVO.
 @propertyWrapper
 public struct Observed<Value> {
     /// Owns the channel; released with the model, it closes the channel, which is how
