@@ -101,13 +101,7 @@ extension KeyValueObservingPublisher {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Value) -> Void
     ) -> AnyCancellable {
-        if CallerIsolation.isMainActor(isolation) {
-            return MainActorDelivery.sink(receiveValue) { sinkOnSendingThread($0) }
-        }
-        if isolation != nil {
-            return ActorDelivery.sink(on: isolation, receiveValue) { sinkOnSendingThread($0) }
-        }
-        return sinkOnSendingThread(receiveValue)
+        CallerIsolation.sink(isolation, receiveValue) { sinkOnSendingThread($0) }
     }
 
     /// ``sink(isolation:receiveValue:)`` on the sending thread.

@@ -76,13 +76,7 @@ public final class ObservableValue<Value>: Publisher {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Value) -> Void
     ) -> AnyCancellable {
-        if CallerIsolation.isMainActor(isolation) {
-            return MainActorDelivery.sink(receiveValue) { PropertyChannel.sink(channel, initial: true, receiveValue: $0) }
-        }
-        if isolation != nil {
-            return ActorDelivery.sink(on: isolation, receiveValue) { PropertyChannel.sink(channel, initial: true, receiveValue: $0) }
-        }
-        return PropertyChannel.sink(channel, initial: true, receiveValue: receiveValue)
+        CallerIsolation.sink(isolation, receiveValue) { PropertyChannel.sink(channel, initial: true, receiveValue: $0) }
     }
 
     /// Attaches `subscriber`: it receives the current value, then every update.

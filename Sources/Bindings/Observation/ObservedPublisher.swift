@@ -43,21 +43,16 @@ extension Observed {
         public consuming func sink(
             isolation: isolated (any Actor)? = #isolation, receiveValue: consuming @escaping (Value) -> Void
         ) -> AnyCancellable {
-            if CallerIsolation.isMainActor(isolation) {
-                let channel = channel
-                let snapshot = snapshot
-                return MainActorDelivery.sink(receiveValue) {
-                    PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: $0)
-                }
+            // Nonisolated code straight from this consumed publisher's fields: copied into
+            // the closure below, the channel costs a retain and a release more.
+            if isolation == nil {
+                return PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: receiveValue)
             }
-            if isolation != nil {
-                let channel = channel
-                let snapshot = snapshot
-                return ActorDelivery.sink(on: isolation, receiveValue) {
-                    PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: $0)
-                }
+            let channel = channel
+            let snapshot = snapshot
+            return CallerIsolation.sink(isolation, receiveValue) {
+                PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: $0)
             }
-            return PropertyChannel.sink(channel, initial: true, snapshot: snapshot, receiveValue: receiveValue)
         }
     }
 }

@@ -123,13 +123,7 @@ extension CurrentValueSubject where Failure == Never {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if CallerIsolation.isMainActor(isolation) {
-            return MainActorDelivery.sink(receiveValue) { core.sink(receiveValue: $0) }
-        }
-        if isolation != nil {
-            return ActorDelivery.sink(on: isolation, receiveValue) { core.sink(receiveValue: $0) }
-        }
-        return core.sink(receiveValue: receiveValue)
+        CallerIsolation.sink(isolation, receiveValue) { core.sink(receiveValue: $0) }
     }
 }
 
@@ -149,12 +143,6 @@ extension PassthroughSubject where Failure == Never {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if CallerIsolation.isMainActor(isolation) {
-            return MainActorDelivery.sink(receiveValue) { core.sink(receiveValue: $0) }
-        }
-        if isolation != nil {
-            return ActorDelivery.sink(on: isolation, receiveValue) { core.sink(receiveValue: $0) }
-        }
-        return core.sink(receiveValue: receiveValue)
+        CallerIsolation.sink(isolation, receiveValue) { core.sink(receiveValue: $0) }
     }
 }

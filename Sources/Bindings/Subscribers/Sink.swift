@@ -135,27 +135,17 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if CallerIsolation.isMainActor(isolation) {
-            return MainActorDelivery<SinkEvent<Output, Failure>>.sink({ event in
-                switch event {
-                case .value(let value): receiveValue(value)
-                case .completion(let completion): receiveCompletion(completion)
-                }
-            }, { deliver in
-                subscribeSink(receiveCompletion: { deliver(.completion($0)) }, receiveValue: { deliver(.value($0)) })
-            })
-        }
-        if isolation != nil {
-            return ActorDelivery<SinkEvent<Output, Failure>>.sink(on: isolation, { event in
-                switch event {
-                case .value(let value): receiveValue(value)
-                case .completion(let completion): receiveCompletion(completion)
-                }
-            }, { deliver in
-                subscribeSink(receiveCompletion: { deliver(.completion($0)) }, receiveValue: { deliver(.value($0)) })
-            })
-        }
-        return subscribeSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        // Nonisolated code (the common case) subscribes the closures as they are; isolated
+        // code through one delivery, so that the completion follows the values.
+        if isolation == nil { return subscribeSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue) }
+        return CallerIsolation.sink(isolation, { (event: SinkEvent<Output, Failure>) in
+            switch event {
+            case .value(let value): receiveValue(value)
+            case .completion(let completion): receiveCompletion(completion)
+            }
+        }, { deliver in
+            subscribeSink(receiveCompletion: { deliver(.completion($0)) }, receiveValue: { deliver(.value($0)) })
+        })
     }
 
     /// `sink(receiveCompletion:receiveValue:)`'s subscriber, on the sending thread.
@@ -190,13 +180,7 @@ extension Publisher where Failure == Never {
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if CallerIsolation.isMainActor(isolation) {
-            return MainActorDelivery.sink(receiveValue) { sinkOnSendingThread($0) }
-        }
-        if isolation != nil {
-            return ActorDelivery.sink(on: isolation, receiveValue) { sinkOnSendingThread($0) }
-        }
-        return sinkOnSendingThread(receiveValue)
+        CallerIsolation.sink(isolation, receiveValue) { sinkOnSendingThread($0) }
     }
 
     /// `sink(receiveValue:)` on the sending thread.
