@@ -24,6 +24,8 @@ protocol DependencySource: AnyObject {
     var sourceKey: AnyKeyPath? { get }
     /// The source's count of changes sent (see ``ChangeCount``).
     var changeCount: ChangeCount { get }
+    /// The key path the source stands for, as a message names it (`\Person.count`).
+    var sourceName: String { get }
 }
 
 /// The count of changes a channel sent, in a class of its own above the generic
@@ -97,6 +99,20 @@ extension PropertyChannel {
 
     @usableFromInline
     var changeCount: ChangeCount { self }
+
+    @usableFromInline
+    var sourceName: String {
+        guard isStoredProperty, let ownerID else {
+            return key.map { "\($0)" } ?? "a key path notified by hand"
+        }
+        let storage = ChannelCreation.withLock(forID: ownerID) { storageKey }
+        // `\Model._name`: the storage of `\Model.name`.
+        guard let printed = storage.map({ "\($0)" }), let dot = printed.firstIndex(of: ".") else {
+            return "an @Observed property"
+        }
+        let name = printed[printed.index(after: dot)...]
+        return String(printed[...dot] + (name.hasPrefix("_") ? name.dropFirst() : name))
+    }
 
     @usableFromInline
     var sourceKey: AnyKeyPath? {
@@ -231,7 +247,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// be the chain's: an observer of a replaced `child` may be setting the old child,
     /// before the observation follows the new one), when the root is gone (it ends), and
     /// with no observer registered on the chain's channel (it leaves while idle, or, for
-    /// an observer still to register, evaluates).
+    /// an observer still to register, evaluates), and while some thread runs a batch.
     ///
     /// Each value set reaches the chain's observers as it reaches the property's own,
     /// also when an observer sets the property again from its callback (the next value
@@ -243,7 +259,9 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     static func forward(_ value: Value, to target: PropertyChannel<Value>, from link: DependentObserver<Value>) {
         var current = true
         for index in link.guards.indices where link.guards[index].version != link.versions[index] { current = false }
-        guard current, target.isObserved, let root = link.forwardRoot else {
+        // In a batch's flush, the observation evaluates instead, which it does once for
+        // all the changes the batch holds (see `BatchContext.isRepeat(_:)`).
+        guard current, target.isObserved, !BatchContext.isActive, let root = link.forwardRoot else {
             link.dependent.dependencyDidChange(nil, rootHeld: false)
             return
         }
@@ -303,6 +321,9 @@ enum DependencyTracking {
         var sources: [any DependencySource]?
         /// The identifiers in `sources`, once it grows past a linear scan's worth.
         var seen: Set<ObjectIdentifier>?
+        /// For each source read that is not in `expected`, its count of changes when it
+        /// was read (see ``trackChanges(expecting:_:)``).
+        var versions: [ObjectIdentifier: UInt] = [:]
 
         /// Records the source that `id` names; `source` makes the reference only if it
         /// must be kept (a read that departs from `expected`), so that the common case
@@ -323,7 +344,9 @@ enum DependencyTracking {
                 if seen == nil { seen = Set(sources!.lazy.map { ObjectIdentifier($0) }) }
                 guard seen!.insert(id).inserted else { return }
             }
-            sources!.append(source())
+            let made = source()
+            versions[id] = made.changeCount.version
+            sources!.append(made)
         }
 
         /// `nil` if exactly `expected` was read, otherwise what was.
@@ -355,6 +378,31 @@ enum DependencyTracking {
             pthread_setspecific(key, previous)
             return recorder.pointee.result
         }
+    }
+
+    /// ``track(expecting:_:)``, also returning which of the sources read that are not in
+    /// `expected` changed after they were read, by the end of `body` or since (call
+    /// `changed` once links with them exist: a change made before that reached nobody).
+    static func trackChanges(
+        expecting expected: [any DependencySource], _ body: () -> Void
+    ) -> (sources: [any DependencySource]?, changed: () -> Bool) {
+        var recorder = Recorder(expected: expected)
+        let previous = pthread_getspecific(key)
+        withUnsafeMutablePointer(to: &recorder) { recorder in
+            pthread_setspecific(key, recorder)
+            activeThreads.add(1, ordering: .relaxed)
+            body()
+            activeThreads.subtract(1, ordering: .relaxed)
+            pthread_setspecific(key, previous)
+        }
+        let versions = recorder.versions
+        let sources = recorder.result
+        return (sources, {
+            guard let sources else { return false }
+            return sources.contains { source in
+                versions[ObjectIdentifier(source)].map { $0 != source.changeCount.version } ?? false
+            }
+        })
     }
 
     /// Runs `body`, returning its result and every source it read (each once, in order).

@@ -426,6 +426,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     @usableFromInline
     func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool) {
         if untracked { sawChange.store(true, ordering: .relaxed) }
+        // A batch's flush: one evaluation sees every change made before it.
+        if _slowPath(BatchContext.isActive), BatchContext.isRepeat(self) { return }
         var own: IndexedChange?
         if let indexed, let root { own = self.own(indexed, root: root) }
         if let specialized {

@@ -90,6 +90,9 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// (see `Observed.channel(of:storage:wrapped:)`), which ``stands(for:owner:)`` takes
     /// to read it; a hand-notified key path's channel is given it before it is shared.
     @exclusivity(unchecked) @usableFromInline var key: AnyKeyPath?
+    /// For an `@Observed` property's channel, the key path of its storage (`\Model._name`),
+    /// learnt with ``key`` and guarded as it is: what names the property in a message.
+    @exclusivity(unchecked) @usableFromInline var storageKey: AnyKeyPath?
     /// The object the channel belongs to (an `@Observed` property's model), which tells a
     /// direct observation of an `@Observed` property apart from a computed one.
     @usableFromInline let ownerID: ObjectIdentifier?
@@ -136,6 +139,10 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     @exclusivity(unchecked) @usableFromInline unowned(unsafe) var derivedInterest: (any DerivedInterest)? {
         didSet { isDerived = derivedInterest != nil }
     }
+    /// How a batch joins two changes of this channel into one (see ``BatchContext``): the
+    /// later value replaces the earlier unless this says otherwise (a collection's
+    /// changesets join their edits). Set once, before the channel is shared.
+    @exclusivity(unchecked) @usableFromInline var mergeInBatch: ((Value, Value) -> Value)?
     /// Whether `derivedInterest` is set: the check that subscribing and cancelling make,
     /// a byte load where loading the reference itself would retain and release it.
     @exclusivity(unchecked) @usableFromInline var isDerived = false
@@ -238,19 +245,29 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// Inlined into the setter, where `Value` is concrete: a `sink` observer
     /// (``ValueObserver``) gets the value straight from this specialized loop, since its
     /// `receive(_:)`, called through the class's vtable, would run generic code.
+    ///
+    /// Inside `batchChanges` on this thread, an observed change is held for the end of the
+    /// batch instead (see ``BatchContext``); the check costs one relaxed load otherwise.
     @inlinable
     func sendChange(old: Value?, new: Value) {
         countChange()
-        sendIfObserved(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
+        if !isObserved { return }
+        if _slowPath(BatchContext.isActive), BatchContext.intercept(self, old: old, new: new) { return }
+        send(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
     }
 
     /// Sends a change that carries an indexed-collection change announced by hand (a
     /// separate entry point: passing a `nil` reference through the setter's path costs a
     /// retain and a release per set).
+    ///
+    /// Inside `batchChanges`, held like any change: the batch delivers one change from the
+    /// value before it to the value after it, which no single indexed change describes.
     @inlinable
     func sendChange(old: Value?, new: Value, indexed: IndexedChange) {
         countChange()
-        sendIfObserved(PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed), calling: Self.call)
+        if !isObserved { return }
+        if _slowPath(BatchContext.isActive), BatchContext.intercept(self, old: old, new: new) { return }
+        send(PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed), calling: Self.call)
     }
 
     /// Delivers `event` to `observer`: a ``ValueObserver`` or a ``ChangeObserver``
@@ -303,8 +320,11 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     }
 
     /// Sends the notice that precedes a change.
+    /// Inside `batchChanges`, only the notice before a channel's first change in the
+    /// batch goes out (see ``BatchContext/allowsPrior(_:)``).
     @inlinable
     func sendPrior(old: Value, indexed: IndexedChange? = nil) {
+        if _slowPath(BatchContext.isActive), !BatchContext.allowsPrior(self) { return }
         send(PropertyEvent(isPrior: true, old: old, new: nil, indexed: indexed))
     }
 }

@@ -213,6 +213,31 @@ extension KeyValueObservable {
         KeyValueObservingPublisher(object: self, keyPath: keyPath, options: options)
     }
 
+    /// Tells whoever tracks reads (`autorun`, a computed key path being evaluated) that
+    /// the value at `keyPath`, which the model notifies by hand, is being read: they then
+    /// depend on it, and its ``didChangeValue(for:)`` reaches them. Call it in the getter
+    /// (as Core Data's `willAccessValue(forKey:)`); it costs one relaxed atomic load when
+    /// nothing tracks. `@Observed` properties need no call.
+    ///
+    /// ```swift
+    /// var celsius: Double {
+    ///     get { willAccessValue(for: \.celsius); return storage }
+    ///     set { willChangeValue(for: \.celsius); storage = newValue; didChangeValue(for: \.celsius) }
+    /// }
+    /// ```
+    @inlinable
+    public func willAccessValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        if _slowPath(DependencyTracking.isActive) { recordAccess(keyPath) }
+    }
+
+    /// The tracked part of ``willAccessValue(for:)``.
+    @usableFromInline
+    func recordAccess(_ keyPath: AnyKeyPath) {
+        guard let session = DependencyTracking.currentSession else { return }
+        let channel = ManualChangeRegistry.channel(for: self, key: keyPath)
+        DependencyTracking.record(ObjectIdentifier(channel), into: session) { channel }
+    }
+
     /// Announces a change to the value at `keyPath` that `@Observed` cannot see (storage
     /// that is not `@Observed`); pair it with ``didChangeValue(for:)``.
     ///

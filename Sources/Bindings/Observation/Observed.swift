@@ -181,15 +181,21 @@ public struct Observed<Value> {
         defer { ChannelCreation.unlock(lock) }
         let channel = instance[keyPath: storage].channel ?? Unmanaged.passUnretained(makeChannel(of: instance, storage: storage))
         if _slowPath(channel._withUnsafeGuaranteedRef { $0.key == nil }) {
-            learnKey(channel.takeUnretainedValue(), wrapped())
+            learnKey(channel.takeUnretainedValue(), wrapped(), storage: storage)
         }
         return channel
     }
 
-    /// Tells `channel` the key path it stands for; under the creation lock.
+    /// Tells `channel` the key path it stands for, and its storage's, which names the
+    /// property in messages (the wrapped key path prints as `<computed ...>`); under the
+    /// creation lock.
     @usableFromInline @inline(never)
-    static func learnKey(_ channel: PropertyChannel<Value>, _ key: @autoclosure () -> AnyKeyPath) {
+    static func learnKey(
+        _ channel: PropertyChannel<Value>, _ key: @autoclosure () -> AnyKeyPath,
+        storage: @autoclosure () -> AnyKeyPath
+    ) {
         channel.key = key()
+        channel.storageKey = storage()
     }
 
     /// Creates the property's channel; under the creation lock, with no channel yet.

@@ -1,0 +1,241 @@
+import BindingsTestSupport
+import Dispatch
+import Foundation
+import Testing
+@testable import Bindings
+
+// `autorun`: runs now and after any change of what it read, synchronously on the setting
+// thread, once per batch; dependencies found again on each run.
+
+/// A model notified by hand, whose getter reports its reads.
+final class AutorunThermometer: KeyValueObservable {
+    private var storage = 20.0
+    var celsius: Double {
+        get {
+            willAccessValue(for: \.celsius)
+            return storage
+        }
+        set {
+            willChangeValue(for: \.celsius)
+            storage = newValue
+            didChangeValue(for: \.celsius)
+        }
+    }
+}
+
+@Suite("Reactions: autorun")
+struct AutorunTests {
+    @Test func runsNowAndAfterEachChangeOfWhatItRead() {
+        let person = ObsPerson()
+        var texts: [String] = []
+        let reaction = autorun { texts.append("\(person.fullName) (\(person.count))") }
+        #expect(texts == ["Ada Lovelace (0)"])
+        person.firstName = "Grace"
+        person.count = 2
+        person.lastName = "Hopper"
+        #expect(texts == ["Ada Lovelace (0)", "Grace Lovelace (0)", "Grace Lovelace (2)", "Grace Hopper (2)"])
+        // Not read: no run.
+        person.mood = .busy(1)
+        #expect(texts.count == 4)
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func runsOncePerBatch() {
+        let person = ObsPerson()
+        var texts: [String] = []
+        let reaction = autorun { texts.append(person.fullName) }
+        batchChanges {
+            person.firstName = "Grace"
+            person.lastName = "Hopper"
+        }
+        #expect(texts == ["Ada Lovelace", "Grace Hopper"])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func aBranchThatStopsReadingAPropertyStopsDependingOnIt() {
+        let person = ObsPerson()
+        var texts: [String] = []
+        let reaction = autorun { texts.append(person.useNickname ? (person.nickname ?? "-") : person.name) }
+        person.nickname = "Countess"   // not read yet
+        #expect(texts == ["Ada"])
+        person.useNickname = true
+        #expect(texts == ["Ada", "Countess"])
+        person.name = "Augusta"   // no longer read
+        person.nickname = "Lady"
+        #expect(texts == ["Ada", "Countess", "Lady"])
+        person.useNickname = false
+        #expect(texts == ["Ada", "Countess", "Lady", "Augusta"])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func followsANewObjectAfterAChainChanges() {
+        let person = ObsPerson()
+        let old = person.address
+        var cities: [String] = []
+        let reaction = autorun { cities.append(person.address.city) }
+        person.address = ObsAddress("Paris")
+        old.city = "Leeds"   // the old address is no longer read
+        person.address.city = "Rome"
+        #expect(cities == ["London", "Paris", "Rome"])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func cancellingStopsTheRuns() {
+        let person = ObsPerson()
+        var counts: [Int] = []
+        let reaction = autorun { counts.append(person.count) }
+        person.count = 1
+        reaction.cancel()
+        person.count = 2
+        #expect(counts == [0, 1])
+    }
+
+    @Test func releasingTheCancellableStopsTheRunsAndReleasesTheClosure() {
+        let person = ObsPerson()
+        let counts = LockedLog<Int>()
+        weak var weakCanary: Canary?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            let reaction = autorun {
+                canary.touch()
+                counts.append(person.count)
+            }
+            person.count = 1
+            withExtendedLifetime(reaction) {}
+        }
+        person.count = 2
+        #expect(counts.items == [0, 1])
+        #expect(weakCanary == nil)
+    }
+
+    @Test func holdsNoModel() {
+        weak var weakPerson: ObsPerson?
+        var counts: [Int] = []
+        var reaction: AnyCancellable?
+        do {
+            let person = ObsPerson()
+            weakPerson = person
+            reaction = autorun { [weak person] in counts.append(person?.count ?? -1) }
+            person.count = 3
+        }
+        #expect(released { weakPerson == nil })
+        #expect(counts == [0, 3])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func aReactionThatSetsWhatItReadsRunsUntilTheValuesSettle() {
+        let person = ObsPerson()
+        var seen: [Int] = []
+        let reaction = autorun {
+            seen.append(person.count)
+            if person.count < 5 { person.count += 1 }
+        }
+        #expect(seen == [0, 1, 2, 3, 4, 5])
+        #expect(person.count == 5)
+        person.count = 3
+        #expect(seen == [0, 1, 2, 3, 4, 5, 3, 4, 5])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func anInPlaceMutationIsAWriteNotARead() {
+        let person = ObsPerson()
+        var runs = 0
+        let reaction = autorun {
+            runs += 1
+            person.tags.append("run")
+        }
+        person.tags = []
+        #expect(runs == 1)
+        #expect(person.tags == [])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func itsOwnSetsReachOtherObserversOnceItReturns() {
+        let person = ObsPerson()
+        var log: [String] = []
+        let token = person.observe(\.lastName, options: [.new]) { _, change in log.append("observer \(change.newValue!)") }
+        let reaction = autorun {
+            log.append("run \(person.firstName)")
+            person.lastName = "of \(person.firstName)"
+            log.append("set")
+        }
+        person.firstName = "Grace"
+        #expect(log == ["run Ada", "set", "observer of Ada", "run Grace", "set", "observer of Grace"])
+        withExtendedLifetime((token, reaction)) {}
+    }
+
+    @Test func dependsOnHandNotifiedPropertiesThatReportTheirReads() {
+        let thermometer = AutorunThermometer()
+        var readings: [Double] = []
+        let reaction = autorun { readings.append(thermometer.celsius) }
+        thermometer.celsius = 25
+        thermometer.celsius = 30
+        #expect(readings == [20, 25, 30])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func runsOnTheThreadOfTheSet() {
+        let person = UncheckedBox(ObsPerson())
+        let me = DeliveryContext.current
+        let onThisThread = LockedLog<Bool>()
+        let counts = LockedLog<Int>()
+        let reaction = autorun {
+            counts.append(person.value.count)
+            onThisThread.append(me.isCurrentThread)
+        }
+        runOnAnotherThread { person.value.count = 1 }
+        // Synchronously: done when the set returned.
+        #expect(counts.items == [0, 1])
+        #expect(onThisThread.items == [true, false])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func changesFromTwoThreadsNeverRunItTwiceAtOnce() {
+        let people = UncheckedBox([ObsPerson(), ObsPerson()])
+        let overlaps = OverlapDetector()
+        let runs = Counter()
+        let reaction = autorun {
+            overlaps.watch {
+                _ = people.value[0].count
+                _ = people.value[1].count
+            }
+            _ = runs.increment(ordering: .relaxed)
+        }
+        runConcurrently(threads: 2) { index in
+            for value in 1...500 { people.value[index].count = value }
+        }
+        #expect(overlaps.overlaps == 0)
+        #expect(runs.value >= 2)
+        #expect(people.value.map(\.count) == [500, 500])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @MainActor
+    @Test func madeOnTheMainActorItRunsOnTheMainThreadOnly() async {
+        let person = UncheckedBox(ObsPerson())
+        var counts: [Int] = []
+        let reaction = autorun {
+            MainActor.assertIsolated()
+            counts.append(person.value.count)
+        }
+        await Task.detached { person.value.count = 1 }.value
+        await drainMainQueue()
+        #expect(counts == [0, 1])
+        withExtendedLifetime(reaction) {}
+    }
+}
+
+@Suite("Reliability: a runaway autorun stops with a message")
+struct RelAutorunExitTests {
+    @Test func aReactionThatNeverSettlesStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let person = ObsPerson()
+            let reaction = autorun { person.count = person.count + 1 }
+            withExtendedLifetime(reaction) {}
+        }
+        let message = standardError(of: result)
+        #expect(message.contains("autorun ran 100 times in one flush of changes"))
+        #expect(message.contains("ObsPerson.count"))
+    }
+}
