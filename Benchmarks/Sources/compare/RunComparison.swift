@@ -111,11 +111,17 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         Side("OpenCombine", OpenCombinePathCases.manyModels(counter, models: 20_000)),
     ] }
 
+    // Beyond KVO (issue #14).
+    let batchComputed = Comparison("batch_2_sets_computed") { [
+        Side("Bindings", BindingsBeyondKVOCases.batchTwoSetsComputed(counter)),
+    ] }
+    let autorunSet = Comparison("autorun") { [Side("Bindings", BindingsBeyondKVOCases.autorunSet(counter))] }
+
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, binding, floors, wide, cancelOne,
                liftedBinding, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
-               observableValue, chain, manyModels]
+               observableValue, chain, manyModels, batchComputed, autorunSet]
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
         writeToStandardError("compare: no comparison is called \(only); see --help\n")
@@ -218,6 +224,16 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     addPath("`$x.map { }.filter { }.sink { }`, set (OpenCombine: the same on `@Published`)", chain[0], against: chain[1], speedupAtLeast: 8)
     addPath("20,000 models, one `$x.sink` each, set each once", manyModels[0], against: manyModels[1], speedupAtLeast: 10)
 
+    var beyond = Table(["beyond KVO (Bindings, ns per op)", "Bindings", "compared with", "ratio", "bar", "met"])
+    let batchRatio = batchComputed[0] / computed[0]
+    beyond.add(["a batch of 2 sets, 1 observer of a computed key path over both",
+                formatNanoseconds(batchComputed[0]), "1 set + notify of it " + formatNanoseconds(computed[0]),
+                formatRatio(batchRatio), "<= 1.5", verdict(batchRatio <= 1.5)])
+    let autorunRatio = autorunSet[0] / sinkFigure
+    beyond.add(["`autorun` over 2 properties, set + run", formatNanoseconds(autorunSet[0]),
+                "`$x.sink` " + formatNanoseconds(sinkFigure), formatRatio(autorunRatio), "<= 8",
+                verdict(autorunRatio <= 8)])
+
     let wideRatio = wide[1] / wide[0]
     let cancelRatio = cancelOne[1] / cancelOne[0]
     var scaling = Table(["scaling (Bindings, ns per op)", "small", "large", "ratio", "bar", "met"])
@@ -260,6 +276,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         \(timings.render())
 
         \(paths.render())
+
+        \(beyond.render())
 
         \(scaling.render())
 
@@ -332,6 +350,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     ])
     json.add("chain_map_filter", pair(chain))
     json.add("many_models_20k", pair(manyModels))
+    json.add("batch_2_sets_computed_vs_1", [
+        ("bindings_ns", batchComputed[0]), ("computed_ns", computed[0]), ("ratio", batchRatio),
+    ])
+    json.add("autorun_vs_sink", relative(autorunSet[0]))
 
     return ComparisonReport(text: text, json: json.render())
 }

@@ -13,57 +13,81 @@ import Darwin
 /// Contract (see `batchChanges(_:)` for the user's side):
 /// - **Collecting** (inside the outermost body): a change sent on an observed property's
 ///   channel on this thread is recorded instead of delivered (``intercept(_:old:new:)``).
-///   The first change of a channel makes its entry, at the end of ``entries`` (the order
-///   in which the key paths first changed); a later one updates that entry's new value.
-///   The entry keeps the old value of the first change. Derived channels (computed and
-///   chained key paths) send nothing meanwhile: their dependencies' changes are held.
+///   The first change of a channel puts the channel's entry at the end of the list (the
+///   order in which the key paths first changed), with the old value of that change; a
+///   later one replaces the entry's new value. Derived channels (computed and chained
+///   key paths) send nothing meanwhile: their dependencies' changes are held.
 /// - **Flushing** (after it): the entries are delivered one at a time, in order, each as
 ///   one change from its first old value to its last new value. A change sent during the
-///   flush (a callback sets a model) is recorded too: into the entry of that channel if it
-///   is still waiting, else into a new entry at the end, so it is delivered in the same
-///   flush, after the current one (never stale). A derived key path re-evaluates when the
-///   first of its dependencies is delivered and sees every change made before; a later
+///   flush (a callback sets a model) is recorded too: into its channel's entry if that is
+///   still waiting, else at the end of the list, so that it is delivered in the same
+///   flush, after the current one (never stale). A derived key path evaluates when the
+///   first of its dependencies is delivered, and sees every change made before; a later
 ///   dependency's delivery reaches it again only if that dependency changed after the
-///   evaluation (``isRepeat(_:)``), so each observer gets one notification per changed key
+///   evaluation (``BatchMark``), so each observer gets one notification per changed key
 ///   path. A derived channel's own change is delivered at once, during its dependency's.
-/// - Prior notices pass once per channel: before its first change in the batch, and again
-///   only after its change was delivered (``allowsPrior(_:)``).
+/// - **Prior notices** pass once per channel: before its first change in the batch, and
+///   again only after that change was delivered (``allowsPrior(_:)``).
 ///
-/// One context per thread, reachable through a thread-local key only while a batch runs
-/// on that thread: a batch belongs to the thread that runs it, the isolation of the
-/// models it sets. Every field is touched only by that thread.
+/// One context per thread, made by its first batch and kept for the thread's life (its
+/// lists keep their capacity, so that a batch allocates nothing in steady state);
+/// reachable through a thread-local key. A batch belongs to the thread that runs it, the
+/// isolation of the models it sets, and every field here is touched only by that thread.
+/// A channel's entry (``PropertyChannel/batchEntry``) is touched only by the thread that
+/// sets the channel's model, which is that same thread while the channel is in a batch.
+///
+/// `@exclusivity(unchecked)` on the fields here and in the entries: one thread touches
+/// them, and no access spans a call that could touch them again (``finish()`` copies an
+/// entry out of the list before delivering it); dynamic checks measured a quarter of a
+/// batch.
 @usableFromInline
 final class BatchContext {
     /// The number of threads with a batch under way: every check first reads this, so
     /// that a program that never batches pays one relaxed load per observed change.
     @usableFromInline static let activeThreads = Atomic<Int>(0)
+    /// Gives each context a range of 2^32 flush numbers of its own, so that a mark left
+    /// by one flush is never taken for another's (see ``BatchMark``).
+    private static let contexts = Atomic<UInt64>(0)
 
     /// Nesting of `batchChanges` bodies: inner batches join the outermost.
-    var depth = 0
+    @exclusivity(unchecked) @usableFromInline var depth = 0
     /// Set once the outermost body returned: the entries are being delivered.
-    var flushing = false
-    /// Changes waiting to be delivered, in the order their channels first changed;
-    /// delivered ones are set to `nil` (the list is short-lived).
-    var entries: [BatchEntry?] = []
-    var head = 0
+    @exclusivity(unchecked) @usableFromInline var flushing = false
+    /// This batch's number among all threads' (``flushes``).
+    @exclusivity(unchecked) @usableFromInline var flush: UInt64 = 0
     /// Counts the changes recorded: an entry carries the count at its last change, and a
     /// dependent the count when it last evaluated, which tells whether it has seen the
-    /// entry's value (``isRepeat(_:)``).
-    var stamp: UInt64 = 0
+    /// entry's value (``BatchMark``).
+    @exclusivity(unchecked) @usableFromInline var stamp: UInt64 = 0
     /// The stamp of the entry being delivered.
-    var deliveringStamp: UInt64 = 0
-    /// Channels whose prior notice went out and whose change is not yet delivered, held
-    /// so that an identifier is not reused by another object during the batch.
-    var priorSent: [ObjectIdentifier: AnyObject] = [:]
-    /// Dependents (derived observations, reactions) that evaluated during the flush, held
-    /// for the same reason, with the stamp at which they evaluated.
-    var evaluated: [ObjectIdentifier: (dependent: AnyObject, stamp: UInt64)] = [:]
-    /// How many times each reaction ran in this flush (see `Reaction`).
-    var runs: [ObjectIdentifier: Int] = [:]
+    @exclusivity(unchecked) @usableFromInline var deliveringStamp: UInt64 = 0
+    /// The entries waiting to be delivered, in order.
+    @exclusivity(unchecked) @usableFromInline var waiting: [Unmanaged<BatchEntry>] = []
+    /// The channels of the entries made waiting, retained until the end of the flush: an
+    /// entry lives as long as its channel, which owns it, and the model's end may release
+    /// the channel before the flush. (Not the model: a set made in its `deinit` would
+    /// have the batch hold it past its end.)
+    @exclusivity(unchecked) @usableFromInline var held: [Unmanaged<AnyObject>] = []
+    @exclusivity(unchecked) @usableFromInline var head = 0
+    /// Entries whose prior notice went out, to clear at the end (their channels are in
+    /// ``held``).
+    @exclusivity(unchecked) @usableFromInline var noticed: [Unmanaged<BatchEntry>] = []
+    /// Derived channels whose prior notice went out and whose change has not: a derived
+    /// channel's sends may come from several threads, so its flag is kept here, on the
+    /// batching thread, rather than in an entry of the channel. Rare (prior notices of a
+    /// computed key path), so a list.
+    @exclusivity(unchecked) @usableFromInline var derivedNoticed: [AnyObject] = []
 
-    private static let key: pthread_key_t = {
+    @usableFromInline static let key: pthread_key_t = {
         var key = pthread_key_t()
-        pthread_key_create(&key, nil)
+        // The thread's context goes with the thread.
+        pthread_key_create(&key) { raw in
+            #if canImport(Darwin)
+            Unmanaged<BatchContext>.fromOpaque(raw).release()
+            #else
+            if let raw { Unmanaged<BatchContext>.fromOpaque(raw).release() }
+            #endif
+        }
         return key
     }()
 
@@ -71,146 +95,243 @@ final class BatchContext {
     @inlinable
     static var isActive: Bool { activeThreads.load(ordering: .relaxed) != 0 }
 
-    /// The context of the current thread, if it has a batch under way. The thread-local
-    /// slot holds it unretained: the `batchChanges` call that made it holds it until the
-    /// flush is over, and clears the slot first.
+    /// The context of the current thread, if it has a batch under way.
+    @inlinable
     static var current: BatchContext? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<BatchContext>.fromOpaque(raw).takeUnretainedValue()
+        withCurrent { $0 }
     }
 
-    /// Enters a batch on the current thread and returns its context, and whether this is
-    /// the outermost batch (whose caller must call ``finish()``).
-    static func enter() -> (context: BatchContext, outermost: Bool) {
-        if let context = current {
-            context.depth += 1
-            return (context, false)
+    /// Calls `body` with the context of the current thread if it has a batch under way,
+    /// with no retain of it (the thread-local slot holds it for the thread's life).
+    @inlinable @inline(__always)
+    static func withCurrent<Result>(_ body: (BatchContext) -> Result) -> Result? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<BatchContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+            context.depth > 0 || context.flushing ? body(context) : nil
         }
-        let context = BatchContext()
-        context.depth = 1
-        pthread_setspecific(key, Unmanaged.passUnretained(context).toOpaque())
-        activeThreads.add(1, ordering: .relaxed)
-        return (context, true)
+    }
+
+    /// The context of the current thread, made (and kept, retained by the thread-local
+    /// slot) the first time; unretained: the slot holds it.
+    static var ofThisThread: Unmanaged<BatchContext> {
+        if let raw = pthread_getspecific(key) { return Unmanaged.fromOpaque(raw) }
+        let made = BatchContext()
+        made.flush = contexts.add(1, ordering: .relaxed).newValue << 32
+        let context = Unmanaged.passRetained(made)
+        pthread_setspecific(key, context.toOpaque())
+        return context
+    }
+
+    /// Enters a batch on the current thread. Returns whether this is the outermost batch
+    /// (the one whose ``exit(outermost:)`` delivers what the batch held).
+    static func enter() -> Bool {
+        ofThisThread._withUnsafeGuaranteedRef { context in
+            context.depth += 1
+            if context.depth > 1 || context.flushing { return false }
+            context.flush &+= 1
+            activeThreads.add(1, ordering: .relaxed)
+            return true
+        }
+    }
+
+    /// Leaves the batch that ``enter()`` entered: the outermost delivers.
+    static func exit(outermost: Bool) {
+        ofThisThread._withUnsafeGuaranteedRef { context in
+            if outermost { context.finish() } else { context.leave() }
+        }
     }
 
     /// Leaves an inner batch.
-    func leave() {
+    private func leave() {
         depth -= 1
     }
 
-    /// Ends the outermost batch: delivers every entry (and what the deliveries add), then
-    /// clears the thread's slot.
-    func finish() {
+    /// Ends the outermost batch: delivers every entry (and what the deliveries add).
+    private func finish() {
         depth -= 1
         flushing = true
-        defer {
-            pthread_setspecific(Self.key, nil)
-            Self.activeThreads.subtract(1, ordering: .relaxed)
-        }
-        while head < entries.count {
-            guard let entry = entries[head] else {
+        repeat {
+            while head < waiting.count {
+                let entry = waiting[head]
                 head += 1
-                continue
+                entry._withUnsafeGuaranteedRef { entry in
+                    entry.isWaiting = false
+                    entry.priorSent = false
+                    deliveringStamp = entry.stamp
+                    entry.deliver(entry)
+                }
             }
-            entries[head] = nil
-            head += 1
-            deliveringStamp = entry.stamp
-            priorSent[entry.id] = nil
-            entry.deliver()
-        }
+            if head > 0 {
+                waiting.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            for entry in noticed { entry._withUnsafeGuaranteedRef { $0.priorSent = false } }
+            noticed.removeAll(keepingCapacity: true)
+            if !held.isEmpty {
+                // Released here, after the deliveries: a deinit that this runs may set a
+                // model, which joins this flush (the loop delivers it).
+                var released: [Unmanaged<AnyObject>] = []
+                swap(&released, &held)
+                for channel in released { channel.release() }
+                if held.isEmpty {
+                    released.removeAll(keepingCapacity: true)
+                    swap(&released, &held)
+                }
+            }
+        } while head < waiting.count || !held.isEmpty
+        var derived: [AnyObject] = []
+        if !derivedNoticed.isEmpty { swap(&derived, &derivedNoticed) }
+        flushing = false
+        Self.activeThreads.subtract(1, ordering: .relaxed)
+        withExtendedLifetime(derived) {}   // released last: a deinit may batch again
     }
 
     /// Records a change of `channel` (a stored property's, a hand-notified key path's)
-    /// made on this thread during the batch; a derived channel's is delivered at once.
+    /// made on this thread during a batch; a derived channel's is delivered at once.
     /// Returns whether the change was recorded, and so must not be sent now.
-    @usableFromInline
+    ///
+    /// Inlined into the channel's send, where `Value` is known: the entry it makes, and
+    /// the delivery the entry keeps, are specialized there.
+    @inlinable
     static func intercept<Value>(_ channel: PropertyChannel<Value>, old: Value?, new: Value) -> Bool {
-        guard let context = current else { return false }
-        let id = ObjectIdentifier(channel)
+        withCurrent { $0.record(channel, old: old, new: new) } ?? false
+    }
+
+    /// ``intercept(_:old:new:)`` on this context.
+    @inlinable
+    func record<Value>(_ channel: PropertyChannel<Value>, old: Value?, new: Value) -> Bool {
+        let context = self
         if channel.isDerived {
-            context.priorSent[id] = nil
+            if !context.derivedNoticed.isEmpty { context.derivedNoticed.removeAll { $0 === channel } }
             return false
         }
         context.stamp &+= 1
-        for index in context.head..<context.entries.count {
-            guard let entry = context.entries[index], entry.id == id else { continue }
-            let waiting = unsafeDowncast(entry, to: ChannelBatchEntry<Value>.self)
-            waiting.new = channel.mergeInBatch.map { $0(waiting.new, new) } ?? new
-            waiting.stamp = context.stamp
-            return true
+        let unmanaged = channel.batchEntry ?? ChannelBatchEntry.make(for: channel)
+        unmanaged._withUnsafeGuaranteedRef { entry in
+            if entry.isWaiting {
+                entry.new = new
+            } else {
+                entry.isWaiting = true
+                entry.old = old
+                entry.new = new
+                context.waiting.append(Unmanaged.passUnretained(entry))
+                context.held.append(Unmanaged.passRetained(channel))
+            }
+            entry.stamp = context.stamp
         }
-        context.entries.append(ChannelBatchEntry(channel: channel, old: old, new: new, stamp: context.stamp))
         return true
     }
 
     /// Whether a prior notice of `channel` may go out now: once before its first change
     /// in the batch, and once more after each delivery of its change.
-    @usableFromInline
-    static func allowsPrior(_ channel: AnyObject) -> Bool {
-        guard let context = current else { return true }
-        let id = ObjectIdentifier(channel)
-        if context.priorSent[id] != nil { return false }
-        context.priorSent[id] = channel
-        return true
+    @inlinable
+    static func allowsPrior<Value>(_ channel: PropertyChannel<Value>) -> Bool {
+        withCurrent { $0.allowsPrior(channel) } ?? true
     }
 
-    /// Counts a run of `reaction` in the flush under way on this thread, and returns the
-    /// count so far; 0 outside a flush.
-    static func countRun(_ reaction: AnyObject) -> Int {
-        guard let context = current, context.flushing else { return 0 }
-        let id = ObjectIdentifier(reaction)
-        let runs = (context.runs[id] ?? 0) + 1
-        context.runs[id] = runs
-        return runs
+    /// ``allowsPrior(_:)`` on this context.
+    @inlinable
+    func allowsPrior<Value>(_ channel: PropertyChannel<Value>) -> Bool {
+        let context = self
+        if channel.isDerived {
+            if context.derivedNoticed.contains(where: { $0 === channel }) { return false }
+            context.derivedNoticed.append(channel)
+            return true
+        }
+        let unmanaged = channel.batchEntry ?? ChannelBatchEntry.make(for: channel)
+        return unmanaged._withUnsafeGuaranteedRef { entry in
+            if entry.priorSent { return false }
+            entry.priorSent = true
+            context.noticed.append(Unmanaged.passUnretained(entry))
+            context.held.append(Unmanaged.passRetained(channel))
+            return true
+        }
     }
+}
 
-    /// Whether `dependent` has already evaluated since the change now being delivered was
-    /// made (it then has nothing new to see); otherwise records that it evaluates now.
-    static func isRepeat(_ dependent: AnyObject) -> Bool {
-        guard let context = current, context.flushing else { return false }
-        let id = ObjectIdentifier(dependent)
-        if let last = context.evaluated[id], last.stamp >= context.deliveringStamp { return true }
-        context.evaluated[id] = (dependent, context.stamp)
+/// What a dependent (a derived observation, a reaction) keeps, under its own lock, so
+/// that a flush reaches it once for all the changes made before it evaluated.
+struct BatchMark {
+    /// The flush in which it last evaluated, and the stamp then.
+    private var flush: UInt64 = 0
+    private var stamp: UInt64 = 0
+    /// For a reaction: the flush whose runs ``runs`` counts.
+    private var runsFlush: UInt64 = 0
+    private(set) var runs = 0
+
+    /// Whether the change being delivered by `context`'s flush was made before the
+    /// dependent's last evaluation in that flush (nothing new to see); otherwise notes
+    /// that it evaluates now.
+    mutating func isRepeat(in context: BatchContext) -> Bool {
+        guard context.flushing else { return false }
+        if flush == context.flush, stamp >= context.deliveringStamp { return true }
+        flush = context.flush
+        stamp = context.stamp
         return false
     }
+
+    /// Counts a run in `context`'s flush and returns the count so far.
+    mutating func countRun(in context: BatchContext) -> Int {
+        if runsFlush != context.flush {
+            runsFlush = context.flush
+            runs = 0
+        }
+        runs += 1
+        return runs
+    }
 }
 
-/// A change held back by a batch, delivered at its end.
+/// A channel's change held back by a batch; one per channel, made by its first batch and
+/// reused by the next ones.
+@usableFromInline
 class BatchEntry {
-    /// The channel's identity.
-    let id: ObjectIdentifier
+    /// In the context's list of changes waiting to be delivered.
+    @exclusivity(unchecked) @usableFromInline final var isWaiting = false
+    /// A prior notice of the channel went out in this batch.
+    @exclusivity(unchecked) @usableFromInline final var priorSent = false
     /// The batch's stamp at the entry's last change (see ``BatchContext/stamp``).
-    var stamp: UInt64
+    @exclusivity(unchecked) @usableFromInline final var stamp: UInt64 = 0
+    /// Delivers the change: code specialized for the channel's value type where the
+    /// entry was made (a method of the generic subclass would run generic code).
+    @usableFromInline final let deliver: (BatchEntry) -> Void
 
-    init(id: ObjectIdentifier, stamp: UInt64) {
-        self.id = id
-        self.stamp = stamp
+    @inlinable
+    init(deliver: @escaping (BatchEntry) -> Void) {
+        self.deliver = deliver
     }
-
-    /// Delivers the change.
-    func deliver() {}
 }
 
-/// A property channel's change held back by a batch.
+/// A property channel's ``BatchEntry``.
+@usableFromInline
 final class ChannelBatchEntry<Value>: BatchEntry {
-    /// Strong, as every reference to a channel: the model's end closes it, and a closed
-    /// channel delivers nothing.
-    let channel: PropertyChannel<Value>
+    /// The channel owns its entry: while the entry waits, the context retains the
+    /// channel.
+    @usableFromInline unowned(unsafe) let channel: PropertyChannel<Value>
     /// The value before the batch's first change, if some observer wanted it then.
-    var old: Value?
+    @exclusivity(unchecked) @usableFromInline var old: Value?
     /// The value of the last change.
-    var new: Value
+    @exclusivity(unchecked) @usableFromInline var new: Value?
 
-    init(channel: PropertyChannel<Value>, old: Value?, new: Value, stamp: UInt64) {
+    @inlinable
+    init(channel: PropertyChannel<Value>, deliver: @escaping (BatchEntry) -> Void) {
         self.channel = channel
-        self.old = old
-        self.new = new
-        super.init(id: ObjectIdentifier(channel), stamp: stamp)
+        super.init(deliver: deliver)
     }
 
-    /// Delivered through each observer's `receive(_:)`, as a queued event is: the flush
-    /// does not hold the model (see `PropertyChannel.call`), which may be gone.
-    override func deliver() {
-        channel.send(PropertyEvent(isPrior: false, old: old, new: new))
+    /// Makes `channel`'s entry. Inlined where `Value` is known, so that the delivery is
+    /// specialized.
+    @inlinable
+    static func make(for channel: PropertyChannel<Value>) -> Unmanaged<ChannelBatchEntry> {
+        let entry = ChannelBatchEntry(channel: channel) { entry in
+            let entry = unsafeDowncast(entry, to: ChannelBatchEntry<Value>.self)
+            let event = PropertyEvent(isPrior: false, old: entry.old, new: entry.new)
+            entry.old = nil
+            entry.new = nil
+            entry.channel.send(event, calling: PropertyChannel<Value>.callWithoutHolding)
+        }
+        // Owned by the channel, which releases it in its deinit.
+        let unmanaged = Unmanaged.passRetained(entry)
+        channel.batchEntry = unmanaged
+        return unmanaged
     }
 }

@@ -59,7 +59,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     // - `channel`: only touched with `lock` held.
     // - `links`, `priorLinks`, `interest`, `priorInterest`,
     //   `active`, `ended`, `generation`, `tracked`, `primedSources`, `linkedToRoot`,
-    //   `forwardingSource`: only touched with `lock` held.
+    //   `forwardingSource`, `batchMark`: only touched with `lock` held.
     // - `lastValue`: a `let`, a class that documents its own state.
     // - `untracked`, `suggestAnchor`: `let`s; `sawChange`: atomic.
     // `@exclusivity(unchecked)` on the `var`s that every change touches (`active`,
@@ -128,6 +128,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// What the evaluation that created this object read, used by the first activation
     /// instead of evaluating again.
     private var primedSources: [any DependencySource]?
+    /// Its evaluations in the current flush of a batch (see `BatchContext`).
+    @exclusivity(unchecked) private var batchMark = BatchMark()
 
     /// Makes the observation and its channel; `sources` and `value` come from the
     /// evaluation the caller just made while tracking. Returns the channel, which owns
@@ -427,7 +429,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool) {
         if untracked { sawChange.store(true, ordering: .relaxed) }
         // A batch's flush: one evaluation sees every change made before it.
-        if _slowPath(BatchContext.isActive), BatchContext.isRepeat(self) { return }
+        if _slowPath(BatchContext.isActive),
+           BatchContext.withCurrent({ context in lock.withLock { batchMark.isRepeat(in: context) } }) == true {
+            return
+        }
         var own: IndexedChange?
         if let indexed, let root { own = self.own(indexed, root: root) }
         if let specialized {

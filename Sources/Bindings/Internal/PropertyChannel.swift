@@ -139,10 +139,10 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     @exclusivity(unchecked) @usableFromInline unowned(unsafe) var derivedInterest: (any DerivedInterest)? {
         didSet { isDerived = derivedInterest != nil }
     }
-    /// How a batch joins two changes of this channel into one (see ``BatchContext``): the
-    /// later value replaces the earlier unless this says otherwise (a collection's
-    /// changesets join their edits). Set once, before the channel is shared.
-    @exclusivity(unchecked) @usableFromInline var mergeInBatch: ((Value, Value) -> Value)?
+    /// The channel's change held back by a batch, made by its first batch and reused;
+    /// touched only by the thread that sets the model, in a batch (see ``BatchContext``).
+    /// Retained: the channel owns it, and releases it in its deinit.
+    @exclusivity(unchecked) @usableFromInline var batchEntry: Unmanaged<ChannelBatchEntry<Value>>?
     /// Whether `derivedInterest` is set: the check that subscribing and cancelling make,
     /// a byte load where loading the reference itself would retain and release it.
     @exclusivity(unchecked) @usableFromInline var isDerived = false
@@ -167,6 +167,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         isStoredProperty = true
         super.init()
     }
+
+    deinit { batchEntry?.release() }
 
     /// The last key path object found equal to `key` (a literal at an observing call
     /// site is one object, made once), so that the next look-up from there compares
@@ -301,6 +303,30 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
                 DependentObserver.forward(new, to: target, from: link)
             } else {
                 link.pass(isPrior: event.isPrior, indexed: event.indexed, held: true)
+            }
+        } else {
+            observer.receive(event)
+        }
+    }
+
+    /// ``call(_:_:)`` for a delivery made by a thread that does not hold the channel's
+    /// object (a batch's flush, see ``BatchContext``): a change handler and a dependency
+    /// link go through `receive(_:)`, which loads the object weakly; a `sink` gets its
+    /// value as from `call`.
+    @inlinable @inline(__always)
+    static func callWithoutHolding(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>) {
+        let bits = observer.optionBits
+        if bits & ValueObserverFlag.bit != 0 {
+            if !event.isPrior, let value = event.new {
+                unsafeDowncast(observer, to: ValueObserver<Value>.self).receiveValue(value)
+            }
+        } else if bits & DependencyLinkFlag.bit != 0 {
+            // As `call` does, with `held: false`: the observation loads its root weakly.
+            let link = unsafeDowncast(observer, to: DependentObserver<Value>.self)
+            if let target = link.forwardTarget, !event.isPrior, let new = event.new {
+                DependentObserver.forward(new, to: target, from: link)
+            } else {
+                link.pass(isPrior: event.isPrior, indexed: event.indexed, held: false)
             }
         } else {
             observer.receive(event)

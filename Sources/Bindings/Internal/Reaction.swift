@@ -25,10 +25,11 @@ import Dispatch
 /// Lifetime: the links with the channels hold the reaction; ``cancel()`` (the returned
 /// `AnyCancellable`) drops them and the closure. The reaction holds no model itself.
 final class Reaction: DependentHandler, @unchecked Sendable {
-    // `@unchecked Sendable` (`lock` guards `body`, `links`, `tracked`, `running`, `rerun`):
+    // `@unchecked Sendable` (`lock` guards `body`, `links`, `tracked`, `running`, `rerun`,
+    // `batchMark`, `delivery`):
     // - `body` is called only by the thread that set `running` (one at a time), on the
     //   closure's isolation: `schedule` hops to the main queue or the closure's actor.
-    // - `schedule` is a `let`, set in `init`.
+    // - `schedule` is set in `start(isolation:_:)` before the reaction is shared, and only read after.
 
     /// How many runs one flush of changes may cause before the reaction is stopped.
     static let runLimit = 100
@@ -52,6 +53,9 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     private var tracked: [any DependencySource] = []
     private var running = false
     private var rerun = false
+    /// Its evaluations and runs in the current flush of a batch.
+    @exclusivity(unchecked) private var batchMark = BatchMark()
+    /// Set in `start`, before the reaction is shared.
     private var schedule = Schedule.inline
     /// The actor delivery, stopped with the reaction.
     private var delivery: (any StoppableDelivery)?
@@ -83,7 +87,10 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool) {
         // A batch's flush: one run sees every change made before it.
-        if BatchContext.isActive, BatchContext.isRepeat(self) { return }
+        if BatchContext.isActive,
+           BatchContext.withCurrent({ context in lock.withLock { batchMark.isRepeat(in: context) } }) == true {
+            return
+        }
         switch schedule {
         case .inline:
             trigger()
@@ -127,13 +134,13 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         var runs = 0
         while true {
             runs += 1
-            if runs > Self.runLimit || BatchContext.countRun(self) > Self.runLimit { stopRunaway() }
+            if runs > Self.runLimit || runsInThisFlush() > Self.runLimit { stopRunaway() }
             lock.lock()
             let body = self.body
             let expected = tracked
             lock.unlock()
             guard let body else { break }
-            let (context, outermost) = BatchContext.enter()
+            let outermost = BatchContext.enter()
             let (sources, changedSinceRead) = DependencyTracking.trackChanges(expecting: expected, body)
             if let sources { relink(to: sources) }
             // A property read for the first time and set after the read (by the closure
@@ -141,7 +148,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             // notification reached this reaction, which must run again.
             let missedChange = changedSinceRead()
             // Delivers the closure's own sets, which may ask for another run.
-            outermost ? context.finish() : context.leave()
+            BatchContext.exit(outermost: outermost)
             lock.lock()
             if rerun || missedChange, self.body != nil {
                 rerun = false
@@ -155,6 +162,13 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             running = false
             rerun = false
         }
+    }
+
+    /// Counts a run in the flush under way on this thread (one that a delivery of the
+    /// flush started), and returns the count so far; 0 outside a flush.
+    private func runsInThisFlush() -> Int {
+        guard let context = BatchContext.current, context.flushing else { return 0 }
+        return lock.withLock { batchMark.countRun(in: context) }
     }
 
     /// Links with what the last run read, and leaves what it no longer reads. Only the

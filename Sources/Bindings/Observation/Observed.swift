@@ -78,7 +78,7 @@ public struct Observed<Value> {
             if _slowPath(DependencyTracking.isActive), let session = DependencyTracking.currentSession {
                 // Unretained: the model's storage owns the channel, and the tracking keeps
                 // a reference only if the read is a new one.
-                trackedChannel(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath)
+                trackedChannel(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath, named: storageKeyPath)
                     ._withUnsafeGuaranteedRef { channel in
                         DependencyTracking.record(ObjectIdentifier(channel), into: session) { channel }
                     }
@@ -170,18 +170,21 @@ public struct Observed<Value> {
     }
 
     /// ``channel(of:storage:)`` for a tracked read, which also tells the channel the key
-    /// path it stands for, `wrapped` (see ``PropertyChannel/key``), the first time.
+    /// path it stands for, `wrapped` (see ``PropertyChannel/key``), and the one that
+    /// names it, `storageKey` (the same key path as `storage`), the first time.
     @inlinable @inline(__always)
     static func trackedChannel<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
-        wrapped: @autoclosure () -> AnyKeyPath
+        wrapped: @autoclosure () -> AnyKeyPath, named storageKey: @autoclosure () -> AnyKeyPath
     ) -> Unmanaged<PropertyChannel<Value>> {
         let lock = ChannelCreation.lockIndex(for: instance)
         ChannelCreation.lock(lock)
         defer { ChannelCreation.unlock(lock) }
         let channel = instance[keyPath: storage].channel ?? Unmanaged.passUnretained(makeChannel(of: instance, storage: storage))
         if _slowPath(channel._withUnsafeGuaranteedRef { $0.key == nil }) {
-            learnKey(channel.takeUnretainedValue(), wrapped(), storage: storage)
+            // `storageKey`, not `storage`: a second use of `storage` made every tracked
+            // read materialise the key path object (measured).
+            learnKey(channel.takeUnretainedValue(), wrapped(), storage: storageKey())
         }
         return channel
     }

@@ -31,7 +31,7 @@
 /// - Returns: What `body` returns. If it throws, the changes it made are still delivered,
 ///   then the error propagates.
 public func batchChanges<Result>(_ body: () throws -> Result) rethrows -> Result {
-    let (context, outermost) = BatchContext.enter()
-    defer { outermost ? context.finish() : context.leave() }
+    let outermost = BatchContext.enter()
+    defer { BatchContext.exit(outermost: outermost) }
     return try body()
 }

@@ -5,6 +5,14 @@ import BindingsTestSupport
 // `batchChanges`: one notification per changed key path at the end of the outermost
 // batch, from the value before it to the value after it; never stale.
 
+/// Sets another model when it goes.
+final class BatchDepartingModel: KeyValueObservable {
+    @Observed var value = 0
+    let heir: ObsPerson
+    init(heir: ObsPerson) { self.heir = heir }
+    deinit { heir.count = 9 }
+}
+
 @Suite("Reactions: batchChanges")
 struct BatchChangesTests {
     @Test func aComputedKeyPathSeesOnlyTheStateAfterTheBatch() {
@@ -252,6 +260,24 @@ struct BatchChangesTests {
             runOnAnotherThread { other.value.count = 5 }
         }
         #expect(values.items == [0, 5])
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func aSetMadeByADeinitDuringTheBatchJoinsIt() {
+        let heir = ObsPerson()
+        var counts: [Int] = []
+        let cancellable = heir.$count.sink { counts.append($0) }
+        var values: [Int] = []
+        batchChanges {
+            let departing = BatchDepartingModel(heir: heir)
+            let token = departing.$value.sink { values.append($0) }
+            departing.value = 1
+            heir.count = 3
+            withExtendedLifetime(token) {}
+        }
+        // The departing model's change waited for a channel that its end closed.
+        #expect(values == [0])
+        #expect(counts == [0, 9])
         withExtendedLifetime(cancellable) {}
     }
 }
