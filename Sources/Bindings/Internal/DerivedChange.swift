@@ -125,6 +125,7 @@ extension DerivedObservation {
         var value: Value?
         let sources = DependencyTracking.track(expecting: expected) {
             value = evaluate(root)
+            if valueMayBeStorage { DependencyTracking.recordIfStorage(value!) }
             if !affecting.isEmpty { readAffecting(root) }
         }
         if let sources { relink(to: sources) }

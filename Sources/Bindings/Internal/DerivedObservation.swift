@@ -75,6 +75,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     let rootID: ObjectIdentifier
     @usableFromInline let keyPath: KeyPath<Root, Value>
     @usableFromInline let affecting: [AnyKeyPath]
+    /// Whether the value may be observable storage of its own (an `ObservableArray`),
+    /// which each evaluation then records as read (see `ObservableStorage`).
+    @usableFromInline let valueMayBeStorage = DependencyTracking.mayBeStorage(Value.self)
     /// The hand-notified channels of the key path and of those affecting it; fixed.
     private let manualSources: [any DependencySource]
     /// The channel, unretained: it owns this object. Used only by ``addInterest(prior:old:)``,
@@ -194,6 +197,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         var value: Value?
         let sources = DependencyTracking.track(expecting: expected) {
             value = root[keyPath: keyPath]
+            if valueMayBeStorage { DependencyTracking.recordIfStorage(value!) }
             for key in affecting { _ = root[keyPath: key] }
         }
         return (value!, sources)
@@ -444,9 +448,18 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
 
     /// `indexed` if it was announced for exactly this key path of this object: an
     /// indexed change of another dependency does not describe this observation's value.
+    ///
+    /// An indexed change of an observable collection (an `ObservableArray`, no `key`)
+    /// describes the value of a key path whose value is that collection (`\.tasks`).
     private func own(_ indexed: IndexedChange?, root: Root) -> IndexedChange? {
-        guard let indexed, indexed.object == ObjectIdentifier(root), indexed.key == keyPath else { return nil }
-        return indexed
+        guard let indexed else { return nil }
+        guard let key = indexed.key else {
+            guard valueMayBeStorage, let value = root[keyPath: keyPath] as? any ObservableStorage,
+                  ObjectIdentifier(value) == indexed.object
+            else { return nil }
+            return indexed
+        }
+        return indexed.object == ObjectIdentifier(root) && key == keyPath ? indexed : nil
     }
 
     /// A dependency's source is gone: with the root, the observation ends; otherwise an

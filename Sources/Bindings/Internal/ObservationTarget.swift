@@ -29,7 +29,10 @@ enum ObservationTarget {
         // Read through the specialization: the key path folded into property accesses,
         // not applied at run time (~100 ns for a wrapped property).
         var value: Value?
-        let sources = DependencyTracking.track(expecting: []) { value = specialization.read(root) } ?? []
+        let sources = DependencyTracking.track(expecting: []) {
+            value = specialization.read(root)
+            if DependencyTracking.mayBeStorage(Value.self) { DependencyTracking.recordIfStorage(value!) }
+        } ?? []
         let keyPath = specialization.keyPath
         // One source, of exactly this channel type (a final class: comparing the dynamic
         // type is the whole check, and cheaper than a dynamic cast).

@@ -41,7 +41,9 @@ final class IndexedChange: @unchecked Sendable {
     @usableFromInline let kind: KeyValueChange
     @usableFromInline let indexes: RangeSet<Int>
     /// The key path and object it was announced for: only their observation passes it on.
-    let key: AnyKeyPath
+    /// No key: a change of an observable collection (`object`), which the observation of
+    /// a key path whose value is that collection passes on.
+    let key: AnyKeyPath?
     let object: ObjectIdentifier
     /// The elements at `indexes` before the change (removal, replacement), as the
     /// collection type of the key path.
@@ -49,7 +51,7 @@ final class IndexedChange: @unchecked Sendable {
     /// The elements at `indexes` after the change (insertion, replacement).
     @usableFromInline let newElements: Any?
 
-    init(kind: KeyValueChange, indexes: RangeSet<Int>, key: AnyKeyPath, object: ObjectIdentifier,
+    init(kind: KeyValueChange, indexes: RangeSet<Int>, key: AnyKeyPath?, object: ObjectIdentifier,
          oldElements: Any?, newElements: Any?) {
         self.kind = kind
         self.indexes = indexes

@@ -1,0 +1,272 @@
+extension ObservableArray {
+    /// The changes of the array, as ``CollectionChange`` values.
+    ///
+    /// ```swift
+    /// var mirror: [String] = []
+    /// let c = tasks.changes.sink { mirror = mirror.applying($0) }   // mirror == tasks.elements, always
+    /// ```
+    ///
+    /// A new subscriber first receives, if the array is not empty, one changeset that
+    /// brings an empty array to the current contents (an `.insert` per element); then
+    /// every change after that, in the order the changes were applied, none missed or
+    /// repeated (the first changeset is taken, and the subscriber registered, at one
+    /// moment in that order). A changeset with no edits is never sent. So a mirror that
+    /// starts empty and applies every changeset it receives equals the array after each.
+    public var changes: Changes { Changes(array: self) }
+
+    /// The publisher of an array's changes (``ObservableArray/changes``): it publishes
+    /// a ``CollectionChange`` for the current contents, unless the array is empty, then
+    /// one for each change, and finishes when the array is released.
+    ///
+    /// It holds the array; its subscriptions do not.
+    ///
+    /// Demand: a subscriber that has no demand when changes happen receives them merged
+    /// into one changeset when it asks for more (the edits of each, in order, and the
+    /// latest collection), so that nothing is lost and a mirror still matches. When the
+    /// array is released, changesets still waiting for demand are dropped and the
+    /// subscriber finishes.
+    public struct Changes: Publisher, CustomStringConvertible {
+        /// Each change, with the array after it.
+        public typealias Output = CollectionChange<Element>
+        /// This publisher cannot fail.
+        public typealias Failure = Never
+
+        /// The array whose changes are published.
+        public let array: ObservableArray
+
+        /// "ObservableArray.Changes".
+        public var description: String { "ObservableArray.Changes" }
+
+        /// Attaches `subscriber`: it receives the current contents (if any), then every
+        /// change, as its demand allows (see ``Changes``).
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+            let subscription = ArrayChangeSubscription<Element>(
+                channel: array.channel, demand: .none,
+                receiveValue: { subscriber.receive($0) },
+                receiveCompletion: { subscriber.receive(completion: .finished) })
+            subscriber.receive(subscription: subscription)
+            subscription.register(array.storage)
+        }
+
+        /// Attaches a closure that receives the current contents as a changeset (unless
+        /// the array is empty), then every change: the same as
+        /// `Publisher.sink(receiveValue:)`, on a path with no generic subscriber.
+        ///
+        /// ```swift
+        /// let c = board.tasks.changes.sink { print($0.changes) }
+        /// board.tasks.append("write the spec")   // [.insert("write the spec", at: 0)]
+        /// ```
+        ///
+        /// Called from main-actor code (`isolation`, filled in for you), the closure runs
+        /// on the main queue only: at once when the change is made there, otherwise
+        /// through the main queue, in order. From another actor it runs on that actor,
+        /// asynchronously, in order. From nonisolated code it runs on a thread that
+        /// changes the array, or on the subscribing thread for the first changeset (and
+        /// for changes made while that one is delivered), one call at a time.
+        public func sink(
+            isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
+        ) -> AnyCancellable {
+            CallerIsolation.sink(isolation, receiveValue) { sinkOnSendingThread($0) }
+        }
+
+        /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
+        public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? {
+            sinkOnSendingThread(receiveValue)
+        }
+
+        private func sinkOnSendingThread(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+            let subscription = ArrayChangeSubscription<Element>(
+                channel: array.channel, demand: .unlimited,
+                receiveValue: { receiveValue($0); return .none },
+                receiveCompletion: nil)
+            let cancellable = AnyCancellable(target: subscription)
+            subscription.register(array.storage)
+            return cancellable
+        }
+    }
+}
+
+extension ObservableArray.Changes: Sendable where Element: Sendable {}
+
+/// One subscriber of an ``ObservableArray``'s changes (a `sink`, or a ``Subscriber``
+/// with its demand): the channel delivers it the changesets, and it passes them on one
+/// at a time, in order, as demand allows.
+///
+/// Its changesets wait in `queue` and are delivered by whichever thread finds nobody
+/// delivering (`draining`): the subscribing thread for the first changeset, the
+/// channel's delivering thread for the next, a thread that requests more. So a change
+/// made from inside a callback is delivered after the current changeset, by the same
+/// loop, and nobody ever waits for a callback to return.
+///
+/// The first changeset is read, and the subscription registered, under the channel's
+/// lock (``register(_:)``): the changes delivered after it are exactly those made after
+/// it. While the subscribing thread has yet to deliver it, `draining` is set, so the
+/// changes that arrive meanwhile wait behind it. (Not `Channel.add(_:initial:...)`: when
+/// another thread is delivering, that delivers the initial value first and joins the
+/// observer afterwards, so a change that another thread makes, and the delivering thread
+/// delivers, in between never reaches it; fine where one isolation orders every change,
+/// not for an array that any thread may change.)
+final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<CollectionChange<Element>>>,
+    Subscription, CustomStringConvertible, @unchecked Sendable
+{
+    // `@unchecked Sendable`:
+    // - `channel`: a `let` of a `Sendable` type.
+    // - `queue`, `demand`, `draining`, `ended`, `receiveValue`, `receiveCompletion`: only
+    //   touched with `lock` held. The closures are called without it, by the one thread
+    //   that set `draining`, one call at a time.
+    // - The base class's `slot` and `handle`: the channel's lock (see `ChannelObserver`).
+    // Lock order: the channel's lock, then `lock` (taken inside `register`'s `accept`);
+    // never the other way round.
+    typealias Change = CollectionChange<Element>
+
+    let channel: PropertyChannel<Change>
+    private let lock = CompactLock()
+    /// Changesets waiting for delivery, oldest first.
+    private var queue: [Change] = []
+    private var demand: Subscribers.Demand
+    /// Set while a thread is delivering (or about to): only that thread takes from the
+    /// queue and calls the closures.
+    private var draining = false
+    /// The array is gone: the completion follows what can still be delivered.
+    private var ended = false
+    /// `nil` once cancelled or finished: nothing more is delivered.
+    private var receiveValue: ((Change) -> Subscribers.Demand)?
+    private var receiveCompletion: (() -> Void)?
+
+    init(
+        channel: PropertyChannel<Change>, demand: Subscribers.Demand,
+        receiveValue: @escaping (Change) -> Subscribers.Demand, receiveCompletion: (() -> Void)?
+    ) {
+        self.channel = channel
+        self.demand = demand
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+        super.init()
+    }
+
+    var description: String { "ObservableArray.Changes" }
+
+    /// Registers with the channel and delivers the first changeset; nothing happens if
+    /// the subscription was cancelled already.
+    func register(_ storage: ObservableArray<Element>.Storage) {
+        var initial: [Element] = []
+        var cancelled = false
+        let added = channel.add(self, accept: {
+            guard !channel.closed else { return false }
+            cancelled = lock.withLock {
+                guard receiveValue != nil else { return true }
+                draining = true   // the first changeset goes first
+                return false
+            }
+            if cancelled { return false }
+            initial = storage.elements
+            return true
+        })
+        guard added else {
+            if !cancelled { sourceDidEnd() }
+            return
+        }
+        if !initial.isEmpty {
+            let first = Change.fromEmpty(to: initial)
+            lock.withLock { if receiveValue != nil { queue.insert(first, at: 0) } }
+        }
+        drain()
+    }
+
+    override func receive(_ event: PropertyEvent<Change>) {
+        guard !event.isPrior, let change = event.new else { return }
+        var superseded: [Element]?   // released after unlocking
+        lock.lock()
+        guard receiveValue != nil else {
+            lock.unlock()
+            return
+        }
+        if demand == .none, !queue.isEmpty {
+            // No demand: merged with the last one waiting, so that waiting costs one changeset.
+            superseded = queue[queue.count - 1].collection
+            queue[queue.count - 1].collection = change.collection
+            queue[queue.count - 1].changes.append(contentsOf: change.changes)
+        } else {
+            queue.append(change)
+        }
+        let start = !draining
+        draining = true
+        lock.unlock()
+        withExtendedLifetime(superseded) {}
+        if start { drain() }
+    }
+
+    /// Delivers what waits, as demand allows, then the completion if the array is gone.
+    /// Called by the thread that set `draining`.
+    private func drain() {
+        while true {
+            lock.lock()
+            if let deliver = receiveValue, demand > .none, !queue.isEmpty {
+                let change = queue.removeFirst()
+                demand -= 1
+                lock.unlock()
+                let more = deliver(change)
+                if more > .none { lock.withLock { demand += more } }
+                continue
+            }
+            if ended, receiveValue != nil {
+                let completion = receiveCompletion
+                let dropped = (receiveValue, queue)
+                receiveValue = nil
+                receiveCompletion = nil
+                queue = []
+                lock.unlock()   // `draining` stays set: nothing more is delivered
+                completion?()
+                withExtendedLifetime(dropped) {}
+                return
+            }
+            draining = false
+            lock.unlock()
+            return
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        lock.lock()
+        self.demand += demand
+        guard !draining, receiveValue != nil, !queue.isEmpty else {
+            lock.unlock()
+            return
+        }
+        draining = true
+        lock.unlock()
+        drain()
+    }
+
+    func cancel() {
+        lock.lock()
+        let dropped = (receiveValue, receiveCompletion, queue)
+        receiveValue = nil
+        receiveCompletion = nil
+        queue = []
+        lock.unlock()
+        guard dropped.0 != nil else { return }
+        channel.remove(self)
+        withExtendedLifetime(dropped) {}
+    }
+
+    override func cancelFromHandle() { cancel() }
+
+    /// The array is gone (the channel closed): deliver what can be, then finish.
+    override func sourceDidEnd() {
+        lock.lock()
+        guard receiveValue != nil, !ended else {
+            lock.unlock()
+            return
+        }
+        ended = true
+        if draining {
+            lock.unlock()
+            return
+        }
+        draining = true
+        lock.unlock()
+        drain()
+    }
+}

@@ -1,0 +1,538 @@
+/// An array whose changes can be observed: thread-safe, and a publisher (``changes``) of
+/// ``CollectionChange`` values that tell exactly what each change did.
+///
+/// ```swift
+/// final class Board: KeyValueObservable { let tasks = ObservableArray<String>() }
+/// let board = Board()
+/// let c = board.tasks.changes.sink { print($0.changes) }
+/// board.tasks.append("write the spec")                  // [.insert("write the spec", at: 0)]
+/// board.tasks.batchUpdates { $0.remove(at: 0); $0.append("ship it") }
+///                                                      // [.update("ship it", at: 0)]
+/// ```
+///
+/// It is a class: a model holds it as a `let`, and every mutation is a method of it, so
+/// it needs no `var`. Each mutation sends one changeset, describing what it did by
+/// position (`append` an `.insert`, setting an element an `.update`, `replaceSubrange`
+/// updates where elements were replaced one for one, then deletions or insertions); a
+/// mutation that changes nothing (`removeAll()` of an empty array, `append(contentsOf:)`
+/// of nothing) sends nothing. ``batchUpdates(_:)`` and ``replace(with:)`` compare the
+/// contents before and after instead, and send the smallest difference they find. The
+/// standard library's `sort()` and `partition(by:)` send one changeset too; algorithms
+/// that work swap by swap (`reverse()`, `shuffle()`) send one per swap: run them inside
+/// ``batchUpdates(_:)``.
+///
+/// Thread safety: one lock guards the elements; each mutation is atomic, and every
+/// subscriber receives the changesets in the order they were applied. Sequences of
+/// calls are not atomic together (an index read with `count` may be gone by the next
+/// call when other threads edit too): take a snapshot with ``elements``, or edit with
+/// ``batchUpdates(_:)``. Subscribing does not keep the array alive: when it is released,
+/// its subscribers receive `.finished`.
+public final class ObservableArray<Element> {
+    let storage: Storage
+    /// Carries the changesets. Also what a computed key path that reads the array
+    /// depends on: every public read reports it (see ``trackRead()``).
+    let channel: PropertyChannel<CollectionChange<Element>>
+
+    /// The elements. `@unchecked Sendable`: every field is only touched with the
+    /// channel's lock held (the reads, `mutate`'s body, `commit`, the channel's `read`,
+    /// a subscription's registration), and in `init`.
+    final class Storage: @unchecked Sendable {
+        var elements: [Element]
+        /// Counts the changes applied, so that ``ObservableArray/batchUpdates(_:)`` can
+        /// tell whether the array changed while its body ran.
+        var version: UInt = 0
+        /// The thread that applied the last change (see `compareAndSwap`).
+        var lastWriter: UInt = 0
+
+        init(_ elements: [Element]) { self.elements = elements }
+    }
+
+    /// Creates an empty array.
+    ///
+    /// ```swift
+    /// let tasks = ObservableArray<String>()
+    /// ```
+    public init() {
+        let storage = Storage([])
+        self.storage = storage
+        channel = PropertyChannel(key: nil, ownerID: nil, read: { CollectionChange.fromEmpty(to: storage.elements) })
+    }
+
+    /// Creates an array of the elements of a sequence.
+    ///
+    /// ```swift
+    /// let tasks = ObservableArray(["write", "ship"])
+    /// ```
+    public convenience init(_ elements: some Sequence<Element>) {
+        self.init()
+        storage.elements = Array(elements)
+    }
+
+    /// Creates an array of `count` copies of `repeatedValue`.
+    public convenience init(repeating repeatedValue: Element, count: Int) {
+        self.init()
+        storage.elements = Array(repeating: repeatedValue, count: count)
+    }
+
+    /// The array is gone: its subscribers finish, and are released.
+    deinit { channel.close() }
+
+    // MARK: Reads
+
+    /// Reports a read of the array to a dependency tracking under way on this thread (a
+    /// computed key path being evaluated), as an `@Observed` getter does.
+    @inline(__always)
+    func trackRead() {
+        if _slowPath(DependencyTracking.isActive), let session = DependencyTracking.currentSession {
+            let channel = self.channel
+            DependencyTracking.record(ObjectIdentifier(channel), into: session) { channel }
+        }
+    }
+
+    /// A copy of the elements, as they are now.
+    ///
+    /// ```swift
+    /// let snapshot = tasks.elements   // an Array, unaffected by later changes
+    /// ```
+    public var elements: [Element] {
+        trackRead()
+        return channel.withLock { storage.elements }
+    }
+
+    /// The number of elements.
+    public var count: Int {
+        trackRead()
+        return channel.withLock { storage.elements.count }
+    }
+
+    /// Whether the array is empty.
+    public var isEmpty: Bool {
+        trackRead()
+        return channel.withLock { storage.elements.isEmpty }
+    }
+
+    /// The first element, or `nil` if the array is empty (read atomically).
+    public var first: Element? {
+        trackRead()
+        return channel.withLock { storage.elements.first }
+    }
+
+    /// The last element, or `nil` if the array is empty (read atomically).
+    public var last: Element? {
+        trackRead()
+        return channel.withLock { storage.elements.last }
+    }
+
+    /// The array as `Array`'s description prints it: `["a", "b"]`.
+    public var description: String { elements.description }
+
+    // MARK: Changing
+
+    /// Applies `body` to the elements with the channel's lock held, and sends the edits
+    /// it appends as one changeset (none if it appends none), in order with every other
+    /// change. `body` must not run user code: what it removes, it hands to the caller to
+    /// release after the lock is given up (an element's `deinit` may use the array).
+    @discardableResult
+    func mutate<Result>(_ body: (inout [Element], inout [CollectionChange<Element>.Edit]) -> Result) -> Result {
+        let storage = self.storage
+        var result: Result?
+        channel.send(makingUnderLock: {
+            var edits: [CollectionChange<Element>.Edit] = []
+            result = body(&storage.elements, &edits)
+            return edits.isEmpty ? nil : commit(edits)
+        })
+        return result!
+    }
+
+    /// Under the lock, once the elements are changed: counts the change and makes its event.
+    private func commit(_ edits: [CollectionChange<Element>.Edit]) -> PropertyEvent<CollectionChange<Element>> {
+        storage.version &+= 1
+        storage.lastWriter = currentThreadID()
+        channel.countChange()
+        // With the indexed change that a model's observer of a key path to this array
+        // gets (see `ObservableArray+KeyValueObserving.swift`).
+        return PropertyEvent(
+            isPrior: false, old: nil, new: CollectionChange(collection: storage.elements, changes: edits),
+            indexed: indexedChange(for: edits))
+    }
+
+    /// Computes new contents with `plan` from a copy of the elements, outside the lock
+    /// (it runs user code), then stores them if the array did not change meanwhile, and
+    /// sends `plan`'s edits; if it did change, plans again from the new contents (a
+    /// compare-and-swap loop). `plan` returns no edits for no change.
+    func compareAndSwap(_ plan: ([Element]) throws -> (elements: [Element], edits: [CollectionChange<Element>.Edit])) rethrows {
+        let storage = self.storage
+        let me = currentThreadID()
+        while true {
+            let (before, version) = channel.withLock { (storage.elements, storage.version) }
+            let (after, edits) = try plan(before)
+            if edits.isEmpty { return }
+            var replaced: [Element] = []   // released after the lock is given up
+            var changedBy: UInt?
+            channel.send(makingUnderLock: {
+                guard storage.version == version else {
+                    changedBy = storage.lastWriter
+                    return nil
+                }
+                replaced = storage.elements
+                storage.elements = after
+                return commit(edits)
+            })
+            withExtendedLifetime(replaced) {}
+            guard let changedBy else { return }
+            // The body itself changed the array (through it, not through its argument):
+            // it would change it again on every try.
+            precondition(
+                changedBy != me,
+                "Bindings: an ObservableArray was changed from inside its own batchUpdates: edit the array the closure is given instead")
+        }
+    }
+
+    /// Applies the edits that `body` makes to the array it is given all at once, and
+    /// sends them as one changeset: the difference between the contents before and
+    /// after (see ``replace(with:)`` for how it is found). Nothing is sent if the
+    /// contents did not change (when the elements can be compared: otherwise every
+    /// element is reported updated).
+    ///
+    /// ```swift
+    /// tasks.batchUpdates { $0.remove(at: 0); $0.append("ship it") }   // one changeset
+    /// tasks.batchUpdates { $0.sort() }
+    /// ```
+    ///
+    /// `body` edits a copy, without any lock held (it may read the array, or anything
+    /// else). If another thread changes the array meanwhile, `body` runs again on the
+    /// new contents, until it finishes on contents nobody changed (a compare-and-swap):
+    /// keep it free of side effects beyond editing its argument. Changing the array
+    /// itself from `body` (rather than the argument) stops the program with a message.
+    /// An error thrown by `body` leaves the array unchanged.
+    public func batchUpdates(_ body: (inout [Element]) throws -> Void) rethrows {
+        try compareAndSwap { before in
+            var after = before
+            try body(&after)
+            return (after, CollectionDiff.edits(from: before, to: after))
+        }
+    }
+
+    /// Replaces the contents with `newElements`, sending the smallest difference found.
+    ///
+    /// ```swift
+    /// let letters = ObservableArray(["a", "b", "c"])
+    /// letters.replace(with: ["a", "c", "d"])   // [.delete(at: 1), .insert("d", at: 2)]
+    /// ```
+    ///
+    /// How elements are compared depends on their type: `Hashable` elements with the
+    /// standard library's `difference(from:)`, then `inferringMoves()` (an element that
+    /// moved is one `.move`); `Equatable` elements with `difference(from:)` alone; other
+    /// elements cannot be compared, so every position both have is an `.update` and the
+    /// rest are deletions or insertions. A deletion and an insertion at the same place
+    /// become one `.update`. Nothing is sent if the contents are equal.
+    public func replace(with newElements: some Sequence<Element>) {
+        let after = Array(newElements)
+        compareAndSwap { before in (after, CollectionDiff.edits(from: before, to: after)) }
+    }
+}
+
+// Checked: `storage` and `channel` are `let`s of `Sendable` types (`Storage` documents
+// its fields); elements cross threads only when `Element` is itself `Sendable`.
+extension ObservableArray: Sendable where Element: Sendable {}
+
+extension ObservableArray: CustomStringConvertible {}
+
+extension ObservableArray: ExpressibleByArrayLiteral {
+    /// Creates an array of the literal's elements.
+    ///
+    /// ```swift
+    /// let tasks: ObservableArray = ["write", "ship"]
+    /// ```
+    public convenience init(arrayLiteral elements: Element...) {
+        self.init(elements)
+    }
+}
+
+extension Channel {
+    /// ``send(_:accept:calling:)`` for an event that only the lock's holder can make:
+    /// `make` runs under the lock, changes what the channel stands for and returns the
+    /// event that says so, or `nil` to send nothing. The same steps otherwise: queued if
+    /// a delivery is under way, else delivered at once by this thread.
+    final func send(makingUnderLock make: () -> Event?) {
+        lock()
+        guard let event = make() else {
+            unlock()
+            return
+        }
+        if isDelivering {
+            queueEvent(event)
+            unlock(work: true)
+            return
+        }
+        if liveCount == 0 {
+            unlock()
+            return
+        }
+        unlockBecomingDeliverer()
+        deliver(event)
+        deliverer.store(0, ordering: .relaxed)
+        endDelivering()
+    }
+}
+
+extension ObservableArray: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
+    /// Positions are `Int` offsets, from 0, as in `Array`.
+    public typealias Index = Int
+    /// The valid positions, a range from 0.
+    public typealias Indices = Range<Int>
+    /// A slice is a copy: an `ArraySlice` of the elements as they were when it was taken.
+    public typealias SubSequence = ArraySlice<Element>
+    /// Iterates over a snapshot of the elements, taken when iteration starts.
+    public typealias Iterator = IndexingIterator<[Element]>
+
+    /// Always 0.
+    public var startIndex: Int {
+        trackRead()
+        return 0
+    }
+
+    /// The number of elements.
+    public var endIndex: Int { count }
+
+    /// Iterates over the elements as they are now: later changes do not affect it.
+    ///
+    /// ```swift
+    /// for task in tasks { print(task) }
+    /// ```
+    public func makeIterator() -> IndexingIterator<[Element]> { elements.makeIterator() }
+
+    /// The element at `position`; setting it replaces it and sends `.update(newValue,
+    /// at: position)`.
+    ///
+    /// ```swift
+    /// tasks[0] = "write the tests"   // [.update("write the tests", at: 0)]
+    /// ```
+    public subscript(position: Int) -> Element {
+        get {
+            trackRead()
+            return channel.withLock { storage.elements[position] }
+        }
+        set {
+            _ = mutate { elements, edits in
+                let old = elements[position]
+                elements[position] = newValue
+                edits.append(.update(newValue, at: position))
+                return old
+            }
+        }
+    }
+
+    /// A copy of the elements at `bounds`; setting it is ``replaceSubrange(_:with:)``.
+    public subscript(bounds: Range<Int>) -> ArraySlice<Element> {
+        get {
+            trackRead()
+            return channel.withLock { storage.elements[bounds] }
+        }
+        set { replaceSubrange(bounds, with: newValue) }
+    }
+
+    /// Calls `body` with the elements, as they are now, in contiguous storage.
+    public func withContiguousStorageIfAvailable<Result>(
+        _ body: (UnsafeBufferPointer<Element>) throws -> Result
+    ) rethrows -> Result? {
+        try elements.withContiguousStorageIfAvailable(body)
+    }
+
+    /// Calls `body` with the elements in contiguous storage to edit, in one batch (see
+    /// ``batchUpdates(_:)``, whose rules apply: `body` may run more than once). The
+    /// standard library's `sort()` and `partition(by:)` take this path, so each sends
+    /// one changeset.
+    public func withContiguousMutableStorageIfAvailable<Result>(
+        _ body: (inout UnsafeMutableBufferPointer<Element>) throws -> Result
+    ) rethrows -> Result? {
+        var result: Result?
+        try batchUpdates { elements in result = try elements.withContiguousMutableStorageIfAvailable(body) }
+        return result
+    }
+
+    /// A copy of the elements (what `Array(tasks)` calls): one atomic read.
+    public func _copyToContiguousArray() -> ContiguousArray<Element> { ContiguousArray(elements) }
+
+    /// Exchanges the elements at `i` and `j`: `.update` at both (nothing when `i == j`).
+    public func swapAt(_ i: Int, _ j: Int) {
+        mutate { elements, edits in
+            elements.swapAt(i, j)
+            if i != j {
+                let (low, high) = (Swift.min(i, j), Swift.max(i, j))
+                edits.append(.update(elements[low], at: low))
+                edits.append(.update(elements[high], at: high))
+            }
+        }
+    }
+
+    /// Replaces the elements at `subrange` with `newElements`: `.update` for each element
+    /// replaced one for one, then deletions of the extra old elements (highest first) or
+    /// insertions of the extra new ones (lowest first).
+    ///
+    /// ```swift
+    /// let letters: ObservableArray = ["a", "b", "c"]
+    /// letters.replaceSubrange(0..<2, with: ["x", "y", "z"])
+    /// // [.update("x", at: 0), .update("y", at: 1), .insert("z", at: 2)]
+    /// ```
+    public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
+    where C.Element == Element {
+        let inserted = Array(newElements)   // outside the lock: a collection may run user code
+        _ = mutate { elements, edits in
+            let removed = Array(elements[subrange])
+            elements.replaceSubrange(subrange, with: inserted)
+            edits = CollectionDiff.replacing(subrange, with: inserted)
+            return removed
+        }
+    }
+
+    /// Reserves room for `minimumCapacity` elements; sends nothing.
+    public func reserveCapacity(_ minimumCapacity: Int) {
+        channel.withLock { storage.elements.reserveCapacity(minimumCapacity) }
+    }
+
+    /// Appends `newElement`: `.insert(newElement, at: count)`.
+    ///
+    /// ```swift
+    /// tasks.append("ship it")
+    /// ```
+    public func append(_ newElement: Element) {
+        mutate { elements, edits in
+            edits.append(.insert(newElement, at: elements.count))
+            elements.append(newElement)
+        }
+    }
+
+    /// Appends the elements of `newElements`: one `.insert` each, in order (nothing is
+    /// sent if it is empty).
+    public func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
+        let inserted = Array(newElements)
+        mutate { elements, edits in
+            edits = CollectionDiff.replacing(elements.count..<elements.count, with: inserted)
+            elements.append(contentsOf: inserted)
+        }
+    }
+
+    /// Inserts `newElement` at `i`: `.insert(newElement, at: i)`.
+    public func insert(_ newElement: Element, at i: Int) {
+        mutate { elements, edits in
+            elements.insert(newElement, at: i)
+            edits.append(.insert(newElement, at: i))
+        }
+    }
+
+    /// Inserts the elements of `newElements` at `i`: one `.insert` each, in order.
+    public func insert<C: Collection>(contentsOf newElements: C, at i: Int) where C.Element == Element {
+        let inserted = Array(newElements)
+        mutate { elements, edits in
+            elements.insert(contentsOf: inserted, at: i)
+            edits = CollectionDiff.replacing(i..<i, with: inserted)
+        }
+    }
+
+    /// Removes and returns the element at `i`: `.delete(at: i)`.
+    @discardableResult
+    public func remove(at i: Int) -> Element {
+        mutate { elements, edits in
+            let removed = elements.remove(at: i)
+            edits.append(.delete(at: i))
+            return removed
+        }
+    }
+
+    /// Removes the elements at `bounds`: one `.delete` each, highest index first.
+    public func removeSubrange(_ bounds: Range<Int>) {
+        _ = mutate { elements, edits in
+            let removed = Array(elements[bounds])
+            elements.removeSubrange(bounds)
+            edits = CollectionDiff.replacing(bounds, with: [])
+            return removed
+        }
+    }
+
+    /// Removes and returns the first element: `.delete(at: 0)`. The array must not be empty.
+    @discardableResult
+    public func removeFirst() -> Element {
+        mutate { elements, edits in
+            let removed = elements.removeFirst()
+            edits.append(.delete(at: 0))
+            return removed
+        }
+    }
+
+    /// Removes the first `k` elements: one `.delete` each, highest index first.
+    public func removeFirst(_ k: Int) {
+        _ = mutate { elements, edits in
+            let removed = Array(elements.prefix(k))
+            elements.removeFirst(k)
+            edits = CollectionDiff.replacing(0..<k, with: [])
+            return removed
+        }
+    }
+
+    /// Removes and returns the last element: `.delete(at: count - 1)`. The array must not
+    /// be empty.
+    @discardableResult
+    public func removeLast() -> Element {
+        mutate { elements, edits in
+            let removed = elements.removeLast()
+            edits.append(.delete(at: elements.count))
+            return removed
+        }
+    }
+
+    /// Removes the last `k` elements: one `.delete` each, highest index first.
+    public func removeLast(_ k: Int) {
+        _ = mutate { elements, edits in
+            let removed = Array(elements.suffix(k))
+            elements.removeLast(k)
+            edits = CollectionDiff.replacing(elements.count..<elements.count + k, with: [])
+            return removed
+        }
+    }
+
+    /// Removes and returns the last element, or returns `nil` (sending nothing) if the
+    /// array is empty: atomic, so that several threads may drain one array.
+    @discardableResult
+    public func popLast() -> Element? {
+        mutate { elements, edits in
+            guard let removed = elements.popLast() else { return nil }
+            edits.append(.delete(at: elements.count))
+            return removed
+        }
+    }
+
+    /// Removes every element: one `.delete` each, highest index first (nothing is sent if
+    /// the array is empty).
+    public func removeAll(keepingCapacity keepCapacity: Bool = false) {
+        _ = mutate { elements, edits in
+            let removed = elements
+            elements.removeAll(keepingCapacity: keepCapacity)
+            edits = CollectionDiff.replacing(0..<removed.count, with: [])
+            return removed
+        }
+    }
+
+    /// Removes the elements that satisfy `shouldBeRemoved`: one `.delete` each, highest
+    /// index first. `shouldBeRemoved` runs without any lock held, and again if another
+    /// thread changes the array meanwhile (see ``batchUpdates(_:)``).
+    public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        try compareAndSwap { before in
+            var after: [Element] = []
+            var edits: [CollectionChange<Element>.Edit] = []
+            for (index, element) in before.enumerated() {
+                if try shouldBeRemoved(element) { edits.append(.delete(at: index)) } else { after.append(element) }
+            }
+            return (after, edits.reversed())
+        }
+    }
+
+    /// Appends the elements of `rhs` (``append(contentsOf:)``); `lhs` may be a `let`.
+    ///
+    /// ```swift
+    /// board.tasks += ["test", "ship"]
+    /// ```
+    public static func += <S: Sequence>(lhs: ObservableArray, rhs: S) where S.Element == Element {
+        lhs.append(contentsOf: rhs)
+    }
+}

@@ -1,0 +1,124 @@
+import BindingsTestSupport
+import Testing
+@testable import Bindings
+
+// A model that holds an `ObservableArray` is observable through its key paths: KVO's
+// indexed changes for `\.tasks`, and computed key paths that read the array track it.
+
+final class ArrayBoard: KeyValueObservable {
+    let tasks = ObservableArray<String>()
+    @Observed var filter = ""
+    var matching: [String] { tasks.filter { filter.isEmpty || $0.contains(filter) } }
+}
+
+final class ArrayBoardView: BindingOwner {
+    var count = 0
+    var rows: [String] = []
+    var subscriptions = Set<AnyCancellable>()
+}
+
+/// What a handler of `\.tasks` saw: the kind and the indexes.
+private struct Seen: Equatable {
+    let kind: KeyValueChange
+    let indexes: [Int]
+}
+
+@Suite("Observation: an ObservableArray through a model's key paths")
+struct ObservableArrayKeyPathTests {
+    private func watchKinds(_ board: ArrayBoard, into seen: LockedLog<Seen>) -> KeyValueObservation {
+        board.observe(\.tasks, options: [.new]) { _, change in
+            seen.append(Seen(kind: change.kind, indexes: change.indexes.map { Array($0.ranges.joined()) } ?? []))
+        }
+    }
+
+    @Test func observeGetsKVOsIndexedChanges() {
+        let board = ArrayBoard()
+        let seen = LockedLog<Seen>()
+        let token = watchKinds(board, into: seen)
+        board.tasks.append(contentsOf: ["a", "b", "c"])
+        board.tasks.remove(at: 1)
+        board.tasks[0] = "A"
+        board.tasks.insert("z", at: 0)
+        board.tasks.removeSubrange(0..<2)
+        #expect(seen.items == [
+            Seen(kind: .insertion, indexes: [0, 1, 2]),
+            Seen(kind: .removal, indexes: [1]),
+            Seen(kind: .replacement, indexes: [0]),
+            Seen(kind: .insertion, indexes: [0]),
+            Seen(kind: .removal, indexes: [0, 1]),
+        ])
+        #expect(board.tasks.elements == ["c"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aMixedOrMovingChangesetIsASetting() {
+        let board = ArrayBoard()
+        board.tasks.append(contentsOf: ["a", "b", "c"])
+        let seen = LockedLog<Seen>()
+        let token = watchKinds(board, into: seen)
+        board.tasks.batchUpdates { $0.remove(at: 0); $0.append("d") }
+        board.tasks.replace(with: ["d", "c", "b"])
+        #expect(seen.items == [Seen(kind: .setting, indexes: []), Seen(kind: .setting, indexes: [])])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func theNewValueIsTheArrayItself() {
+        let board = ArrayBoard()
+        var values: [[String]] = []
+        let token = board.observe(\.tasks, options: [.initial, .new]) { _, change in
+            values.append(change.newValue!.elements)
+            #expect(change.newValue === board.tasks)
+        }
+        board.tasks.append("a")
+        board.tasks.append("b")
+        #expect(values == [[], ["a"], ["a", "b"]])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aComputedKeyPathThatReadsTheArrayTracksIt() {
+        let board = ArrayBoard()
+        var counts: [Int] = []
+        var matching: [[String]] = []
+        let c1 = board.publisher(for: \.tasks.count).sink { counts.append($0) }
+        let c2 = board.publisher(for: \.matching).sink { matching.append($0) }
+        board.tasks.append("write")
+        board.filter = "sh"
+        board.tasks.append("ship")
+        board.tasks.removeAll()
+        #expect(counts == [0, 1, 2, 0])
+        #expect(matching == [[], ["write"], [], ["ship"], []])
+        withExtendedLifetime((c1, c2)) {}
+    }
+
+    @Test func bindsTheWholeCollectionAndItsCount() {
+        let board = ArrayBoard()
+        let view = ArrayBoardView()
+        view.reactive.count <~ board.reactive.tasks.count
+        view.reactive.rows <~ board.publisher(for: \.tasks).map(\.elements)
+        board.tasks.append(contentsOf: ["a", "b"])
+        board.tasks.swapAt(0, 1)
+        #expect(view.count == 2)
+        #expect(view.rows == ["b", "a"])
+    }
+
+    @Test func autorunTracksTheArray() {
+        let board = ArrayBoard()
+        var seen: [[String]] = []
+        let reaction = autorun { seen.append(board.tasks.elements) }
+        board.tasks.append("a")
+        board.tasks.batchUpdates { $0.append("b"); $0.append("c") }
+        #expect(seen == [[], ["a"], ["a", "b", "c"]])
+        withExtendedLifetime(reaction) {}
+    }
+
+    @Test func theArrayIsNotHeldByBatchesItNotifiesAtOnce() {
+        let board = ArrayBoard()
+        var counts: [Int] = []
+        let cancellable = board.publisher(for: \.tasks.count).sink { counts.append($0) }
+        batchChanges {
+            board.tasks.append("a")
+            #expect(counts == [0, 1])
+        }
+        withExtendedLifetime(cancellable) {}
+    }
+}
