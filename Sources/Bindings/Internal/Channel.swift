@@ -309,17 +309,20 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
             // KVO promises (before this returns); the observer joins when it is done,
             // after the events queued before its value was read.
             let after = sequence
+            let seen = version
             unlock()
             if !observer.isCancelled { call(observer, event) }
-            join(observer, after: after)
+            join(observer, after: after, seen: seen, current: initial)
         }
         return true
     }
 
     /// Registers `observer`, whose initial value (read when the event numbered `after`
-    /// was the last queued) was just delivered on this thread while another delivered.
+    /// was the last queued, and the channel's count of changes was `seen`) was just
+    /// delivered on this thread while another delivered. `current` makes the event of
+    /// the current value, under the lock.
     @usableFromInline
-    final func join(_ observer: ChannelObserver<Event>, after: UInt64) {
+    final func join(_ observer: ChannelObserver<Event>, after: UInt64, seen: UInt, current: () -> Event) {
         lock()
         if isClosed || observer.isCancelled {
             // The source went away, or the observer was cancelled, meanwhile.
@@ -332,9 +335,23 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
         } else if isDelivering {
             deferredAdds.append(DeferredAdd(observer, after: after))
             unlock(work: true)
+        } else if version != seen {
+            // The delivery is over, and a change was sent since the initial value was
+            // read, which reached the observers registered then, not this one: a source
+            // that several threads send to (an `ObservableValue`, a
+            // `CurrentValueSubject`, which count their changes under the lock). The
+            // observer catches up with the current value, delivered as any event is,
+            // before any later one.
+            insert(observer)
+            let event = current()
+            unlockBecomingDeliverer()
+            if !observer.isCancelled { observer.receive(event) }
+            deliverer.store(0, ordering: .relaxed)
+            endDelivering()
         } else {
-            // The delivery is over: whatever was queued meanwhile came from outside the
-            // source's isolation (SPEC section 6 rules that out), so nothing is owed.
+            // The delivery is over and nothing was sent since the initial value was read
+            // (a model's changes, which its isolation orders, come only from the thread
+            // that handed it over, which waits).
             insert(observer)
             unlock()
         }

@@ -54,8 +54,11 @@ public final class ObservableValue<Value>: Publisher {
         // Inlined where `Value` is known: a `sink` gets the value from specialized code.
         channel.send(
             PropertyEvent(isPrior: false, old: nil, new: newValue),
-            accept: {
+            accept: { [channel] in
                 storage.value = newValue
+                // Under the lock: a subscriber joining while another thread delivers
+                // catches up with a value sent meanwhile (see `Channel.join`).
+                channel.countChange()
                 return true
             },
             calling: PropertyChannel.call)

@@ -52,7 +52,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             .value(value),
             accept: {
                 guard completion == nil else { return false }
-                if replaysCurrent { current = value }
+                if replaysCurrent {
+                    current = value
+                    // Under the lock: a subscriber joining while another thread delivers
+                    // catches up with a value sent meanwhile (see `Channel.join`).
+                    channel.countChange()
+                }
                 return true
             },
             calling: Self.call)
