@@ -33,3 +33,29 @@ enum BindingsBeyondKVOCases {
         }
     }
 }
+
+@inline(never)
+func bindingsAppend(_ array: ObservableArray<Int>, _ count: Int) {
+    for i in 0..<count { array.append(i) }
+}
+
+extension BindingsBeyondKVOCases {
+    /// `ObservableArray.append` with one `changes` subscriber: arrays of 1,000 elements
+    /// built by appending, timed per append (making each array and its subscriber is not
+    /// timed).
+    static func observableArrayAppend(_ counter: Counter) -> Run {
+        { count in
+            var elapsed: UInt64 = 0
+            var remaining = count
+            while remaining > 0 {
+                let appends = min(1_000, remaining)
+                let array = ObservableArray<Int>()
+                let subscription = array.changes.sink { counter.total &+= $0.changes.count }
+                elapsed &+= timed { bindingsAppend(array, appends) }
+                remaining -= appends
+                withExtendedLifetime(subscription) {}
+            }
+            return elapsed
+        }
+    }
+}

@@ -76,3 +76,29 @@ enum OpenCombinePathCases {
         }
     }
 }
+
+@inline(never)
+func openCombineAppend(_ subject: CurrentValueSubject<[Int], Never>, _ count: Int) {
+    for i in 0..<count { subject.value.append(i) }
+}
+
+extension OpenCombinePathCases {
+    /// The nearest Combine code for an observable array: a `CurrentValueSubject` of an
+    /// array, appended to through `value`, with one `sink`; arrays of 1,000 elements, as
+    /// on Bindings' side.
+    static func arrayAppend(_ counter: Counter) -> Run {
+        { count in
+            var elapsed: UInt64 = 0
+            var remaining = count
+            while remaining > 0 {
+                let appends = min(1_000, remaining)
+                let subject = CurrentValueSubject<[Int], Never>([])
+                let subscription = subject.sink { counter.total &+= $0.count }
+                elapsed &+= timed { openCombineAppend(subject, appends) }
+                remaining -= appends
+                withExtendedLifetime(subscription) {}
+            }
+            return elapsed
+        }
+    }
+}

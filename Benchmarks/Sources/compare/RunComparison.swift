@@ -116,12 +116,16 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         Side("Bindings", BindingsBeyondKVOCases.batchTwoSetsComputed(counter)),
     ] }
     let autorunSet = Comparison("autorun") { [Side("Bindings", BindingsBeyondKVOCases.autorunSet(counter))] }
+    let arrayAppend = Comparison("observable_array_append") { [
+        Side("Bindings", BindingsBeyondKVOCases.observableArrayAppend(counter)),
+        Side("OpenCombine", OpenCombinePathCases.arrayAppend(counter)),
+    ] }
 
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, binding, floors, wide, cancelOne,
                liftedBinding, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
-               observableValue, chain, manyModels, batchComputed, autorunSet]
+               observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend]
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
         writeToStandardError("compare: no comparison is called \(only); see --help\n")
@@ -233,6 +237,11 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     beyond.add(["`autorun` over 2 properties, set + run", formatNanoseconds(autorunSet[0]),
                 "`$x.sink` " + formatNanoseconds(sinkFigure), formatRatio(autorunRatio), "<= 8",
                 verdict(autorunRatio <= 8)])
+
+    let arraySpeedup = arrayAppend[1] / arrayAppend[0]
+    beyond.add(["`ObservableArray.append`, 1 `changes` sink, arrays of 1,000", formatNanoseconds(arrayAppend[0]),
+                "OpenCombine `CurrentValueSubject<[Int], Never>`: `value.append` " + formatNanoseconds(arrayAppend[1]),
+                formatRatio(arraySpeedup, suffix: "x"), ">= 10x", verdict(arraySpeedup >= 10)])
 
     let wideRatio = wide[1] / wide[0]
     let cancelRatio = cancelOne[1] / cancelOne[0]
@@ -354,6 +363,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         ("bindings_ns", batchComputed[0]), ("computed_ns", computed[0]), ("ratio", batchRatio),
     ])
     json.add("autorun_vs_sink", relative(autorunSet[0]))
+    json.add("observable_array_append_1000", pair(arrayAppend))
 
     return ComparisonReport(text: text, json: json.render())
 }
