@@ -105,13 +105,7 @@ extension PropertyChannel {
         guard isStoredProperty, let ownerID else {
             return key.map { "\($0)" } ?? "a key path notified by hand"
         }
-        let storage = ChannelCreation.withLock(forID: ownerID) { storageKey }
-        // `\Model._name`: the storage of `\Model.name`.
-        guard let printed = storage.map({ "\($0)" }), let dot = printed.firstIndex(of: ".") else {
-            return "an @Observed property"
-        }
-        let name = printed[printed.index(after: dot)...]
-        return String(printed[...dot] + (name.hasPrefix("_") ? name.dropFirst() : name))
+        return ChannelCreation.withLock(forID: ownerID) { propertyName.map { "\\\($0)" } } ?? "an @Observed property"
     }
 
     @usableFromInline
@@ -322,8 +316,9 @@ enum DependencyTracking {
         /// The identifiers in `sources`, once it grows past a linear scan's worth.
         var seen: Set<ObjectIdentifier>?
         /// For each source read that is not in `expected`, its count of changes when it
-        /// was read (see ``trackChanges(expecting:_:)``).
-        var versions: [ObjectIdentifier: UInt] = [:]
+        /// was read (see ``trackChanges(expecting:_:)``); `nil` until the reads depart
+        /// from `expected` (an empty dictionary is not free to make).
+        var versions: [ObjectIdentifier: UInt]?
 
         /// Records the source that `id` names; `source` makes the reference only if it
         /// must be kept (a read that departs from `expected`), so that the common case
@@ -345,7 +340,8 @@ enum DependencyTracking {
                 guard seen!.insert(id).inserted else { return }
             }
             let made = source()
-            versions[id] = made.changeCount.version
+            if versions == nil { versions = [:] }
+            versions![id] = made.changeCount.version
             sources!.append(made)
         }
 
@@ -395,7 +391,7 @@ enum DependencyTracking {
             activeThreads.subtract(1, ordering: .relaxed)
             pthread_setspecific(key, previous)
         }
-        let versions = recorder.versions
+        let versions = recorder.versions ?? [:]
         let sources = recorder.result
         return (sources, {
             guard let sources else { return false }

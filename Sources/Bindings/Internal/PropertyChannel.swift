@@ -92,9 +92,10 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// (see `Observed.channel(of:storage:wrapped:)`), which ``stands(for:owner:)`` takes
     /// to read it; a hand-notified key path's channel is given it before it is shared.
     @exclusivity(unchecked) @usableFromInline var key: AnyKeyPath?
-    /// For an `@Observed` property's channel, the key path of its storage (`\Model._name`),
-    /// learnt with ``key`` and guarded as it is: what names the property in a message.
-    @exclusivity(unchecked) @usableFromInline var storageKey: AnyKeyPath?
+    /// For an `@Observed` property's channel, its model's type and the property's name
+    /// (`Person.name`), learnt with ``key`` and guarded as it is: what names the property
+    /// in a message.
+    @exclusivity(unchecked) @usableFromInline var propertyName: String?
     /// The object the channel belongs to (an `@Observed` property's model), which tells a
     /// direct observation of an `@Observed` property apart from a computed one.
     @usableFromInline let ownerID: ObjectIdentifier?

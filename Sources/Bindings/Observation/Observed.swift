@@ -78,7 +78,7 @@ public struct Observed<Value> {
             if _slowPath(DependencyTracking.isActive), let session = DependencyTracking.currentSession {
                 // Unretained: the model's storage owns the channel, and the tracking keeps
                 // a reference only if the read is a new one.
-                trackedChannel(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath, named: storageKeyPath)
+                trackedChannel(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath)
                     ._withUnsafeGuaranteedRef { channel in
                         DependencyTracking.record(ObjectIdentifier(channel), into: session) { channel }
                     }
@@ -175,30 +175,33 @@ public struct Observed<Value> {
     @inlinable @inline(__always)
     static func trackedChannel<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
-        wrapped: @autoclosure () -> AnyKeyPath, named storageKey: @autoclosure () -> AnyKeyPath
+        wrapped: @autoclosure () -> AnyKeyPath
     ) -> Unmanaged<PropertyChannel<Value>> {
         let lock = ChannelCreation.lockIndex(for: instance)
         ChannelCreation.lock(lock)
         defer { ChannelCreation.unlock(lock) }
         let channel = instance[keyPath: storage].channel ?? Unmanaged.passUnretained(makeChannel(of: instance, storage: storage))
         if _slowPath(channel._withUnsafeGuaranteedRef { $0.key == nil }) {
-            // `storageKey`, not `storage`: a second use of `storage` made every tracked
-            // read materialise the key path object (measured).
-            learnKey(channel.takeUnretainedValue(), wrapped(), storage: storageKey())
+            learnKey(channel.takeUnretainedValue(), wrapped(), model: instance)
         }
         return channel
     }
 
-    /// Tells `channel` the key path it stands for, and its storage's, which names the
-    /// property in messages (the wrapped key path prints as `<computed ...>`); under the
-    /// creation lock.
+    /// Tells `channel` the key path it stands for, and the property's name, which
+    /// messages use (the wrapped key path prints as `<computed ...>`), found among the
+    /// model's stored properties by reflection: once per channel, and no key path object
+    /// for the storage (passing one here made every tracked read materialise it,
+    /// measured). Under the creation lock.
     @usableFromInline @inline(never)
-    static func learnKey(
-        _ channel: PropertyChannel<Value>, _ key: @autoclosure () -> AnyKeyPath,
-        storage: @autoclosure () -> AnyKeyPath
-    ) {
+    static func learnKey(_ channel: PropertyChannel<Value>, _ key: @autoclosure () -> AnyKeyPath, model: AnyObject) {
         channel.key = key()
-        channel.storageKey = storage()
+        let me = Unmanaged.passUnretained(channel).toOpaque()
+        for child in Mirror(reflecting: model).children {
+            if let storage = child.value as? Observed<Value>, storage.channel?.toOpaque() == me, let label = child.label {
+                channel.propertyName = "\(type(of: model)).\(label.hasPrefix("_") ? String(label.dropFirst()) : label)"
+                return
+            }
+        }
     }
 
     /// Creates the property's channel; under the creation lock, with no channel yet.
