@@ -315,9 +315,11 @@ enum DependencyTracking {
         var sources: [any DependencySource]?
         /// The identifiers in `sources`, once it grows past a linear scan's worth.
         var seen: Set<ObjectIdentifier>?
+        /// Whether to keep ``versions``: only ``trackChanges(expecting:_:)`` asks (a
+        /// dictionary per evaluation measured a tenth of making a binding).
+        var keepsVersions = false
         /// For each source read that is not in `expected`, its count of changes when it
-        /// was read (see ``trackChanges(expecting:_:)``); `nil` until the reads depart
-        /// from `expected` (an empty dictionary is not free to make).
+        /// was read (see ``trackChanges(expecting:_:)``).
         var versions: [ObjectIdentifier: UInt]?
 
         /// Records the source that `id` names; `source` makes the reference only if it
@@ -340,8 +342,10 @@ enum DependencyTracking {
                 guard seen!.insert(id).inserted else { return }
             }
             let made = source()
-            if versions == nil { versions = [:] }
-            versions![id] = made.changeCount.version
+            if keepsVersions {
+                if versions == nil { versions = [:] }
+                versions![id] = made.changeCount.version
+            }
             sources!.append(made)
         }
 
@@ -383,6 +387,7 @@ enum DependencyTracking {
         expecting expected: [any DependencySource], _ body: () -> Void
     ) -> (sources: [any DependencySource]?, changed: () -> Bool) {
         var recorder = Recorder(expected: expected)
+        recorder.keepsVersions = true
         let previous = pthread_getspecific(key)
         withUnsafeMutablePointer(to: &recorder) { recorder in
             pthread_setspecific(key, recorder)

@@ -18,10 +18,14 @@ extension DependencyTracking {
         record(ObjectIdentifier(source), into: session) { source }
     }
 
-    /// Whether values of type `Value` may be observable storage, checked once per
-    /// observation so that an evaluation of any other type pays nothing.
-    @inlinable
+    /// Whether values of type `Value` may be observable storage. Only a class can be (or
+    /// `Any`, `AnyObject`): where `Value` is known, a value type is ruled out when the
+    /// code is compiled, and only a class pays the run-time conformance look-up (about
+    /// 100 ns: it was a quarter of a computed key path's subscribe + cancel).
+    @inlinable @inline(__always)
     static func mayBeStorage<Value>(_: Value.Type) -> Bool {
-        Value.self is any ObservableStorage.Type || Value.self == Any.self || Value.self == AnyObject.self
+        if Value.self == Any.self || Value.self == AnyObject.self { return true }
+        guard Value.self is AnyObject.Type else { return false }
+        return Value.self is any ObservableStorage.Type
     }
 }
