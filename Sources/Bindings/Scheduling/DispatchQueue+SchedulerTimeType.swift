@@ -20,9 +20,17 @@ extension DispatchQueue {
         /// Returns the distance to another dispatch queue time, negative when `other`
         /// is earlier.
         public func distance(to other: SchedulerTimeType) -> Stride {
-            // Wrapping subtraction read as signed: a negative distance does not trap.
-            let nanoseconds = Int64(bitPattern: other.dispatchTime.uptimeNanoseconds &- dispatchTime.uptimeNanoseconds)
-            return .nanoseconds(Int(nanoseconds))
+            // Saturating: two times further apart than an `Int` of nanoseconds holds
+            // (`DispatchTime.distantFuture` and now) give the largest interval of that
+            // sign, where a wrapping subtraction gave one of the wrong sign.
+            let from = dispatchTime.uptimeNanoseconds
+            let to = other.dispatchTime.uptimeNanoseconds
+            if to >= from {
+                let distance = to - from
+                return .nanoseconds(distance > UInt64(Int.max) ? .max : Int(distance))
+            }
+            let distance = from - to
+            return .nanoseconds(distance > UInt64(Int.max) ? .min : -Int(distance))
         }
 
         /// Returns a dispatch queue scheduler time calculated by advancing this

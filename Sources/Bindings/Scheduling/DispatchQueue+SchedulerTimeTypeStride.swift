@@ -49,10 +49,16 @@ extension DispatchQueue.SchedulerTimeType {
         /// Creates an interval of `value` seconds.
         public init(integerLiteral value: Int) { self = .seconds(value) }
 
-        /// Creates an interval of `source` nanoseconds, or `nil` when it does not fit in
-        /// an `Int`.
+        /// Creates an interval of `source` seconds, as the integer literal does and as
+        /// Combine's does, or `nil` when it does not fit in an `Int` of nanoseconds.
+        ///
+        /// ```swift
+        /// DispatchQueue.SchedulerTimeType.Stride(exactly: 2) == .seconds(2)   // true
+        /// ```
         public init?<T: BinaryInteger>(exactly source: T) {
-            guard let nanoseconds = Int(exactly: source) else { return nil }
+            guard let seconds = Int(exactly: source) else { return nil }
+            let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+            if overflow { return nil }
             self.init(nanoseconds: nanoseconds)
         }
 

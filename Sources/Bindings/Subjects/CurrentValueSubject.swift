@@ -18,12 +18,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     }
 
     /// The value wrapped by this subject, published as a new element whenever it changes.
-    /// After completion, setting it changes nothing.
+    /// After completion, setting it stores the value and sends nothing, as in Combine
+    /// (``send(_:)`` then ignores the value).
     public var value: Output {
         get {
             core.channel.withLock { core.current! }
         }
-        set { send(newValue) }
+        set { core.send(newValue, storingAfterCompletion: true) }
     }
 
     /// Sets the value and sends it to the subscribers (ignored after completion).

@@ -46,12 +46,18 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Inlined where the types are known, so that a `sink`'s closure is called from
     /// specialized code (see `call(_:_:)`).
+    ///
+    /// `storingAfterCompletion`: a `CurrentValueSubject`'s `value` setter, which stores the
+    /// value after completion too (and sends nothing then), as Combine's does.
     @inlinable
-    func send(_ value: Output) {
+    func send(_ value: Output, storingAfterCompletion: Bool = false) {
         channel.send(
             .value(value),
             accept: {
-                guard completion == nil else { return false }
+                guard completion == nil else {
+                    if storingAfterCompletion { current = value }
+                    return false
+                }
                 if replaysCurrent {
                     current = value
                     // Under the lock: a subscriber joining while another thread delivers

@@ -116,9 +116,22 @@ import Testing
         subject.value = 3
         subject.send(completion: .finished)
         #expect(recorder.events == [.subscription, .value(1), .failure(.boom)])
-        // Documented: after completion, the value no longer changes.
-        #expect(subject.value == 1)
+        // As in Combine: after completion, `send(_:)` is ignored, but setting `value`
+        // stores it (and sends nothing).
+        #expect(subject.value == 3)
         #expect(subject.core.channel.observerCount == 0)
+    }
+
+    @Test func afterCompletionSendLeavesTheValueAndSettingValueStoresIt() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        subject.send(completion: .finished)
+        subject.send(2)
+        #expect(subject.value == 1)
+        subject.value = 3
+        #expect(subject.value == 3)
+        let recorder = TestRecorder<Int, Never>()
+        subject.subscribe(recorder)
+        #expect(recorder.events == [.finished])
     }
 
     @Test func completionDoesNotNeedDemand() {

@@ -32,7 +32,10 @@ struct SchedSchedulerTests {
         #expect(literalFraction == .milliseconds(500))
         #expect(Stride.milliseconds(300) + .milliseconds(200) == .milliseconds(500))
         #expect(Stride.milliseconds(300) - .milliseconds(500) == .milliseconds(-200))
-        #expect(Stride(exactly: 7) == .nanoseconds(7))
+        // Seconds, as the integer literal and as Combine's `Stride(exactly:)`.
+        #expect(Stride(exactly: 2) == .seconds(2))
+        #expect(Stride(exactly: UInt8(7)) == .seconds(7))
+        #expect(Stride(exactly: Int.max) == nil)
         #expect(Stride(.milliseconds(8)) == .milliseconds(8))
         #expect(Stride(.never).magnitude == .max)
         #expect(Stride.seconds(Int.max).magnitude == .max)
@@ -50,6 +53,14 @@ struct SchedSchedulerTests {
         #expect(start < later)
         #expect(start.advanced(by: .milliseconds(-500)).dispatchTime.uptimeNanoseconds == 4_500_000_000)
         #expect(start == DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 5_000_000_000)))
+    }
+
+    @Test func distanceSaturatesInsteadOfOverflowing() {
+        let early = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))
+        let farFuture = DispatchQueue.SchedulerTimeType(.distantFuture)
+        #expect(early.distance(to: farFuture) == .nanoseconds(.max))
+        #expect(farFuture.distance(to: early) == .nanoseconds(.min))
+        #expect(farFuture.distance(to: farFuture) == .nanoseconds(0))
     }
 
     @Test func dispatchQueueRunsScheduledActionsInOrderOnTheQueue() {
