@@ -22,10 +22,9 @@ extension Publishers {
         /// The number of elements to drop.
         public let count: Int
 
-        /// Creates a publisher that drops the first `count` elements of `upstream`.
+        /// Creates a publisher that drops the first `count` elements of `upstream`. A
+        /// negative count stops the program when a subscriber attaches, as in Combine.
         public init(upstream: Upstream, count: Int) {
-            // `fatalError`, not `precondition`: the message must survive -O builds.
-            if count < 0 { fatalError("Bindings: dropFirst(\(count)) needs a count of 0 or more") }
             self.upstream = upstream
             self.count = count
         }
@@ -36,7 +35,15 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where S.Input == Output, S.Failure == Failure {
+            if count < 0 { Self.negativeCount(count) }
             upstream.subscribe(Inner(downstream: subscriber, count: count))
+        }
+
+        /// Stops the program: a negative count (at subscription, where Combine traps).
+        /// `fatalError`, not `precondition`: the message must survive -O builds.
+        @usableFromInline
+        static func negativeCount(_ count: Int) -> Never {
+            fatalError("Bindings: dropFirst(\(count)) needs a count of 0 or more")
         }
     }
 }

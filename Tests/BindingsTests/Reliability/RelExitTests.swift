@@ -134,9 +134,13 @@ struct RelExitTests {
         #expect(standardError(of: prepend).contains(Self.zeroDemand))
     }
 
-    @Test func negativeDropFirstNamesTheCount() async {
+    @Test func negativeDropFirstNamesTheCountWhenSubscribed() async {
+        // Built, it is harmless (as in Combine): the trap comes with a subscriber.
+        let unused = ObservableValue(1).dropFirst(runtimeValue(-2))
+        #expect(unused.count == -2)
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = ObservableValue(1).dropFirst(runtimeValue(-2))
+            let publisher = ObservableValue(1).dropFirst(runtimeValue(-2))
+            _ = publisher.sink { _ in }
         }
         let message = standardError(of: result)
         #expect(message.contains("dropFirst(-2) needs a count of 0 or more"), "stderr: \(message)")
