@@ -10,8 +10,9 @@
 ///   ``rewriting(from:to:)``).
 ///
 /// In each case a deletion and an insertion at the same place become one `.update`.
+@usableFromInline
 enum CollectionDiff {
-    typealias Edit<Element> = CollectionChange<Element>.Edit
+    @usableFromInline typealias Edit<Element> = CollectionChange<Element>.Edit
 
     /// The edits, valid in order, that turn `old` into `new`; empty when they are equal.
     /// Compares elements, which is user code: call it outside any lock.
@@ -49,6 +50,7 @@ enum CollectionDiff {
     /// The edits of replacing the elements at `subrange` with `inserted`, by position:
     /// `.update` for each element replaced one for one, then the extra old elements
     /// deleted (highest index first) or the extra new ones inserted (lowest first).
+    @usableFromInline
     static func replacing<Element>(_ subrange: Range<Int>, with inserted: [Element]) -> [Edit<Element>] {
         let start = subrange.lowerBound
         let common = min(subrange.count, inserted.count)

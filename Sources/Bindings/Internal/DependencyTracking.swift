@@ -78,7 +78,7 @@ extension PropertyChannel {
     @usableFromInline
     func attach(_ dependent: any DependentHandler, role: DependencyRole, root: ObjectIdentifier) -> any DependencyLink {
         let link = DependentObserver<Value>(source: self, dependent: dependent, role: role, ownedByRoot: ownerID == root)
-        add(link, needsOld: false, needsPrior: role.needsPrior, initial: false)
+        add(link, needsOld: linksWantOld, needsPrior: role.needsPrior, initial: false)
         return link
     }
 
@@ -274,7 +274,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     @usableFromInline func detach() {
         guard !detached.exchange(true, ordering: .acquiringAndReleasing) else { return }
         cancelled.store(true, ordering: .releasing)
-        source.remove(self, needsOld: false, needsPrior: role.needsPrior)
+        source.remove(self, needsOld: forwardTarget == nil && source.linksWantOld, needsPrior: role.needsPrior)
     }
 }
 

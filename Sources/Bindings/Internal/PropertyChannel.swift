@@ -75,7 +75,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     // - `read`, `ownerID`, `isStoredProperty`: `let`s; `read` is called only under the
     //   lock.
     // - `derivedInterest`, `isDerived`: set once, by `DerivedObservation.makeChannel`
-    //   before the channel is shared.
+    //   before the channel is shared; `linksWantOld` likewise, by `ObservableArray`.
+    // - `batchEntry`, `propertyName`: see their comments.
     // - `key`: set in `init`, or for an `@Observed` property's channel once (`learnKey`)
     //   under its model's `ChannelCreation` lock, which every read of it then takes.
     // - `closed`: only touched with the channel's lock held.
@@ -142,6 +143,11 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     @exclusivity(unchecked) @usableFromInline unowned(unsafe) var derivedInterest: (any DerivedInterest)? {
         didSet { isDerived = derivedInterest != nil }
     }
+    /// Whether a derived observation's link counts as an observer wanting old values
+    /// (``wantsOld``), so that the source can tell whether any key path depends on it: an
+    /// `ObservableArray` makes the indexed change of a model's `\.tasks` only then. Set
+    /// once, before the channel is shared.
+    @usableFromInline var linksWantOld = false
     /// The channel's change held back by a batch, made by its first batch and reused;
     /// touched only by the thread that sets the model, in a batch (see ``BatchContext``).
     /// Retained: the channel owns it, and releases it in its deinit.

@@ -36,6 +36,7 @@ public struct CollectionChange<Element> {
     /// ```swift
     /// CollectionChange(collection: ["b"], changes: [.delete(at: 0)])   // ["a", "b"] -> ["b"]
     /// ```
+    @inlinable
     public init(collection: [Element], changes: [Edit]) {
         self.collection = collection
         self.changes = changes

@@ -106,6 +106,7 @@ extension ObservableArray.Changes: Sendable where Element: Sendable {}
 /// observer afterwards, so a change that another thread makes, and the delivering thread
 /// delivers, in between never reaches it; fine where one isolation orders every change,
 /// not for an array that any thread may change.)
+@usableFromInline
 final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<CollectionChange<Element>>>,
     Subscription, CustomStringConvertible, @unchecked Sendable
 {
@@ -117,21 +118,26 @@ final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<Coll
     // - The base class's `slot` and `handle`: the channel's lock (see `ChannelObserver`).
     // Lock order: the channel's lock, then `lock` (taken inside `register`'s `accept`);
     // never the other way round.
-    typealias Change = CollectionChange<Element>
+    // `@usableFromInline`, with what a change touches: a change is delivered from code
+    // specialized where the element type is known (``receiveChange(_:)``, which the
+    // array's mutations call; see `ArrayChangeSubscriptionFlag`).
+    @usableFromInline typealias Change = CollectionChange<Element>
 
     let channel: PropertyChannel<Change>
-    private let lock = CompactLock()
+    // `@exclusivity(unchecked)` on the fields `lock` guards: it orders every access, and
+    // no access spans a call (the closures are called after unlocking).
+    @usableFromInline let lock = CompactLock()
     /// Changesets waiting for delivery, oldest first.
-    private var queue: [Change] = []
-    private var demand: Subscribers.Demand
+    @exclusivity(unchecked) @usableFromInline var queue: [Change] = []
+    @exclusivity(unchecked) @usableFromInline var demand: Subscribers.Demand
     /// Set while a thread is delivering (or about to): only that thread takes from the
     /// queue and calls the closures.
-    private var draining = false
+    @exclusivity(unchecked) @usableFromInline var draining = false
     /// The array is gone: the completion follows what can still be delivered.
-    private var ended = false
+    @exclusivity(unchecked) @usableFromInline var ended = false
     /// `nil` once cancelled or finished: nothing more is delivered.
-    private var receiveValue: ((Change) -> Subscribers.Demand)?
-    private var receiveCompletion: (() -> Void)?
+    @exclusivity(unchecked) @usableFromInline var receiveValue: ((Change) -> Subscribers.Demand)?
+    @exclusivity(unchecked) @usableFromInline var receiveCompletion: (() -> Void)?
 
     init(
         channel: PropertyChannel<Change>, demand: Subscribers.Demand,
@@ -141,10 +147,10 @@ final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<Coll
         self.demand = demand
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
-        super.init()
+        super.init(optionBits: ArrayChangeSubscriptionFlag.bit)
     }
 
-    var description: String { "ObservableArray.Changes" }
+    @usableFromInline var description: String { "ObservableArray.Changes" }
 
     /// Registers with the channel and delivers the first changeset; nothing happens if
     /// the subscription was cancelled already.
@@ -175,6 +181,12 @@ final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<Coll
 
     override func receive(_ event: PropertyEvent<Change>) {
         guard !event.isPrior, let change = event.new else { return }
+        receiveChange(change)
+    }
+
+    /// Queues `change`, and delivers it unless another thread is delivering.
+    @inlinable
+    final func receiveChange(_ change: Change) {
         var superseded: [Element]?   // released after unlocking
         lock.lock()
         guard receiveValue != nil else {
@@ -198,7 +210,8 @@ final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<Coll
 
     /// Delivers what waits, as demand allows, then the completion if the array is gone.
     /// Called by the thread that set `draining`.
-    private func drain() {
+    @inlinable
+    final func drain() {
         while true {
             lock.lock()
             if let deliver = receiveValue, demand > .none, !queue.isEmpty {
@@ -226,7 +239,7 @@ final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<Coll
         }
     }
 
-    func request(_ demand: Subscribers.Demand) {
+    @usableFromInline func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         lock.lock()
         self.demand += demand
@@ -239,7 +252,7 @@ final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<Coll
         drain()
     }
 
-    func cancel() {
+    @usableFromInline func cancel() {
         lock.lock()
         let dropped = (receiveValue, receiveCompletion, queue)
         receiveValue = nil
@@ -268,5 +281,26 @@ final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<Coll
         draining = true
         lock.unlock()
         drain()
+    }
+}
+
+/// The bit of ``ChannelObserver/optionBits`` that marks an ``ArrayChangeSubscription``,
+/// which an array's mutation then calls with no dynamic cast.
+@usableFromInline
+enum ArrayChangeSubscriptionFlag {
+    @inlinable static var bit: UInt8 { 0x10 }
+}
+
+extension ObservableArray {
+    /// Delivers a changeset to `observer`: an ``ArrayChangeSubscription`` straight from
+    /// this code, specialized where it is inlined; any other observer (a key path's
+    /// link) through its `receive(_:)`.
+    @inlinable @inline(__always)
+    static func call(_ observer: ChannelObserver<PropertyEvent<CollectionChange<Element>>>, _ event: PropertyEvent<CollectionChange<Element>>) {
+        if observer.optionBits & ArrayChangeSubscriptionFlag.bit != 0, !event.isPrior, let change = event.new {
+            unsafeDowncast(observer, to: ArrayChangeSubscription<Element>.self).receiveChange(change)
+        } else {
+            observer.receive(event)
+        }
     }
 }

@@ -80,6 +80,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     public func _copyToContiguousArray() -> ContiguousArray<Element> { ContiguousArray(elements) }
 
     /// Exchanges the elements at `i` and `j`: `.update` at both (nothing when `i == j`).
+    @inlinable
     public func swapAt(_ i: Int, _ j: Int) {
         mutate { elements, edits in
             elements.swapAt(i, j)
@@ -121,6 +122,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     /// ```swift
     /// tasks.append("ship it")
     /// ```
+    @inlinable
     public func append(_ newElement: Element) {
         mutate { elements, edits in
             edits.append(.insert(newElement, at: elements.count))
@@ -130,6 +132,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
 
     /// Appends the elements of `newElements`: one `.insert` each, in order (nothing is
     /// sent if it is empty).
+    @inlinable
     public func append<S: Sequence>(contentsOf newElements: S) where S.Element == Element {
         let inserted = Array(newElements)
         mutate { elements, edits in
@@ -139,6 +142,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     }
 
     /// Inserts `newElement` at `i`: `.insert(newElement, at: i)`.
+    @inlinable
     public func insert(_ newElement: Element, at i: Int) {
         mutate { elements, edits in
             elements.insert(newElement, at: i)
@@ -147,6 +151,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     }
 
     /// Inserts the elements of `newElements` at `i`: one `.insert` each, in order.
+    @inlinable
     public func insert<C: Collection>(contentsOf newElements: C, at i: Int) where C.Element == Element {
         let inserted = Array(newElements)
         mutate { elements, edits in
@@ -157,6 +162,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
 
     /// Removes and returns the element at `i`: `.delete(at: i)`.
     @discardableResult
+    @inlinable
     public func remove(at i: Int) -> Element {
         mutate { elements, edits in
             let removed = elements.remove(at: i)
@@ -166,6 +172,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     }
 
     /// Removes the elements at `bounds`: one `.delete` each, highest index first.
+    @inlinable
     public func removeSubrange(_ bounds: Range<Int>) {
         _ = mutate { elements, edits in
             let removed = Array(elements[bounds])
@@ -177,6 +184,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
 
     /// Removes and returns the first element: `.delete(at: 0)`. The array must not be empty.
     @discardableResult
+    @inlinable
     public func removeFirst() -> Element {
         mutate { elements, edits in
             let removed = elements.removeFirst()
@@ -186,6 +194,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     }
 
     /// Removes the first `k` elements: one `.delete` each, highest index first.
+    @inlinable
     public func removeFirst(_ k: Int) {
         _ = mutate { elements, edits in
             let removed = Array(elements.prefix(k))
@@ -198,6 +207,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     /// Removes and returns the last element: `.delete(at: count - 1)`. The array must not
     /// be empty.
     @discardableResult
+    @inlinable
     public func removeLast() -> Element {
         mutate { elements, edits in
             let removed = elements.removeLast()
@@ -207,6 +217,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     }
 
     /// Removes the last `k` elements: one `.delete` each, highest index first.
+    @inlinable
     public func removeLast(_ k: Int) {
         _ = mutate { elements, edits in
             let removed = Array(elements.suffix(k))
@@ -219,6 +230,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
     /// Removes and returns the last element, or returns `nil` (sending nothing) if the
     /// array is empty: atomic, so that several threads may drain one array.
     @discardableResult
+    @inlinable
     public func popLast() -> Element? {
         mutate { elements, edits in
             guard let removed = elements.popLast() else { return nil }
@@ -229,6 +241,7 @@ extension ObservableArray: RandomAccessCollection, MutableCollection, RangeRepla
 
     /// Removes every element: one `.delete` each, highest index first (nothing is sent if
     /// the array is empty).
+    @inlinable
     public func removeAll(keepingCapacity keepCapacity: Bool = false) {
         _ = mutate { elements, edits in
             let removed = elements

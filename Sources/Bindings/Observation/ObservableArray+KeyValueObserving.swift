@@ -15,6 +15,7 @@ extension ObservableArray {
     /// `.setting`. Its new value is the array itself, whose contents are those after the
     /// change (an observer of `\.tasks` receives the array, and its `changes` tell the
     /// elements).
+    @usableFromInline
     func indexedChange(for edits: [CollectionChange<Element>.Edit]) -> IndexedChange? {
         guard let first = edits.first else { return nil }
         var indexes = RangeSet<Int>()
