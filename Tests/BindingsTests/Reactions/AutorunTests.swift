@@ -23,6 +23,25 @@ final class AutorunThermometer: KeyValueObservable {
     }
 }
 
+/// A model that any thread may read and set: a lock guards its value, and it notifies
+/// by hand (reporting its reads, so that `autorun` depends on it).
+final class AutorunSharedCounter: KeyValueObservable, @unchecked Sendable {
+    // `@unchecked Sendable`: `storage` is a `Locked`, which guards the value.
+    private let storage = Locked(0)
+    let observationAnchor = ObservationAnchor()
+    var value: Int {
+        get {
+            willAccessValue(for: \.value)
+            return storage.value
+        }
+        set {
+            willChangeValue(for: \.value)
+            storage.value = newValue
+            didChangeValue(for: \.value)
+        }
+    }
+}
+
 @Suite("Reactions: autorun")
 struct AutorunTests {
     @Test func runsNowAndAfterEachChangeOfWhatItRead() {
@@ -192,22 +211,25 @@ struct AutorunTests {
     }
 
     @Test func changesFromTwoThreadsNeverRunItTwiceAtOnce() {
-        let people = UncheckedBox([ObsPerson(), ObsPerson()])
+        // Models that are safe to share (a lock guards the value, and the getter reports
+        // its reads), so that the reaction may read one while another thread sets it.
+        let counters = [AutorunSharedCounter(), AutorunSharedCounter()]
         let overlaps = OverlapDetector()
         let runs = Counter()
+        let last = Locked("")
         let reaction = autorun {
             overlaps.watch {
-                _ = people.value[0].count
-                _ = people.value[1].count
+                last.value = "\(counters[0].value) \(counters[1].value)"
             }
             _ = runs.increment(ordering: .relaxed)
         }
         runConcurrently(threads: 2) { index in
-            for value in 1...500 { people.value[index].count = value }
+            for value in 1...500 { counters[index].value = value }
         }
         #expect(overlaps.overlaps == 0)
         #expect(runs.value >= 2)
-        #expect(people.value.map(\.count) == [500, 500])
+        // Never stale: the last run saw both last values.
+        #expect(last.value == "500 500")
         withExtendedLifetime(reaction) {}
     }
 

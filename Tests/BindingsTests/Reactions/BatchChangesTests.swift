@@ -281,3 +281,30 @@ struct BatchChangesTests {
         withExtendedLifetime(cancellable) {}
     }
 }
+
+@Suite("Reactions: batches on several threads at once")
+struct BatchThreadTests {
+    @Test func eachThreadsBatchHoldsOnlyItsOwnModels() {
+        let rounds = 200
+        let people = UncheckedBox([ObsPerson(), ObsPerson(), ObsPerson(), ObsPerson()])
+        let logs = (0..<4).map { _ in LockedLog<String>() }
+        let tokens = (0..<4).map { index in
+            people.value[index].observe(\.fullName, options: [.new]) { _, change in logs[index].append(change.newValue!) }
+        }
+        // Each thread batches its own model (its isolation): its observer sees one
+        // change per batch, never a half-changed name.
+        runConcurrently(threads: 4) { index in
+            let person = people.value[index]
+            for round in 0..<rounds {
+                batchChanges {
+                    person.firstName = "F\(round)"
+                    person.lastName = "L\(round)"
+                }
+            }
+        }
+        for index in 0..<4 {
+            #expect(logs[index].items == (0..<rounds).map { "F\($0) L\($0)" })
+        }
+        withExtendedLifetime(tokens) {}
+    }
+}
