@@ -44,6 +44,10 @@ extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Senda
 
 extension Publishers.Concatenate {
     /// Subscribes to each publisher in turn and carries the outstanding demand over.
+    ///
+    /// As Combine's: it never delivers more than was demanded, nor anything after the
+    /// end (an upstream that breaks the rules loses what it sends too much or too late);
+    /// `request(.none)` passes through to the upstream; a cancel releases the suffix.
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
         private enum Phase {
@@ -51,19 +55,17 @@ extension Publishers.Concatenate {
         }
 
         private let downstream: Downstream
-        private let suffix: Suffix
-        /// Guards `phase`, `upstream` and `demand`, which `request`/`cancel` (any
+        /// Guards `phase`, `upstream`, `demand` and `suffix`, which `request`/`cancel` (any
         /// thread) and the upstreams' calls share.
         private let spin = CompactLock()
         @exclusivity(unchecked) private var phase = Phase.awaitingPrefix
         @exclusivity(unchecked) private var upstream: (any Subscription)?
-        /// What the subscriber asked for and has not received yet; kept up to date while
-        /// `prefix` runs, to be requested from `suffix`.
+        /// What the subscriber asked for and has not received yet: requested from `suffix`
+        /// when it takes over, and the bound on what is delivered.
         @exclusivity(unchecked) private var demand = Subscribers.Demand.none
-        /// Set when `suffix` takes over. Only the upstream event path reads and writes it,
-        /// and `suffix` sends its first event after it was set, so it needs no lock: the
-        /// suffix's values skip the demand bookkeeping.
-        @exclusivity(unchecked) private var inSuffix = false
+        /// The publisher to subscribe to after `prefix`; released when it is subscribed, or
+        /// at the end.
+        @exclusivity(unchecked) private var suffix: Suffix?
 
         init(downstream: Downstream, suffix: Suffix) {
             self.downstream = downstream
@@ -89,32 +91,39 @@ extension Publishers.Concatenate {
         }
 
         func receive(_ input: Suffix.Output) -> Subscribers.Demand {
-            if inSuffix { return downstream.receive(input) }
-            let more = downstream.receive(input)
             spin.lock()
+            // Only what was asked for, and only while an upstream is ours.
+            guard phase == .prefix || phase == .suffix, demand > .none else {
+                spin.unlock()
+                return .none
+            }
             demand -= 1
-            demand += more
             spin.unlock()
+            let more = downstream.receive(input)
+            if more > .none { spin.withLock { demand += more } }
             return more
         }
 
         func receive(completion: Subscribers.Completion<Suffix.Failure>) {
             spin.lock()
-            // Released after unlocking, not under `spin`: its deinit may run user code.
+            // Released after unlocking, not under `spin`: their deinits may run user code.
             let finished = upstream
             switch (phase, completion) {
             case (.prefix, .finished):
                 phase = .awaitingSuffix
                 upstream = nil
+                let next = suffix
+                suffix = nil
                 spin.unlock()
                 withExtendedLifetime(finished) {}
-                inSuffix = true
-                suffix.subscribe(self)
+                next?.subscribe(self)
             case (.prefix, .failure), (.suffix, _):
                 phase = .terminal
                 upstream = nil
+                let dropped = suffix
+                suffix = nil
                 spin.unlock()
-                withExtendedLifetime(finished) {}
+                withExtendedLifetime((finished, dropped)) {}
                 downstream.receive(completion: completion)
             case (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _):
                 spin.unlock()
@@ -122,13 +131,12 @@ extension Publishers.Concatenate {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
+            // `.none` passes through, as in Combine (the upstream decides).
             spin.lock()
             guard phase != .terminal else {
                 spin.unlock()
                 return
             }
-            // Counted in every phase; only the count at the switch to `suffix` matters.
             self.demand += demand
             let upstream = self.upstream
             spin.unlock()
@@ -144,8 +152,11 @@ extension Publishers.Concatenate {
             phase = .terminal
             let upstream = self.upstream
             self.upstream = nil
+            let dropped = suffix
+            suffix = nil
             spin.unlock()
             upstream?.cancel()
+            withExtendedLifetime(dropped) {}
         }
     }
 }

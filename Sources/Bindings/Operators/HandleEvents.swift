@@ -134,7 +134,8 @@ extension Publishers.HandleEvents {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
+            // `.none` is accepted (adds nothing; an operator passes it upstream, which
+            // decides), as in Combine, which traps on it only in some subscriptions.
             if isTerminal { return }
             receiveRequest?(demand)
             spin.lock()

@@ -130,7 +130,8 @@ extension Publishers.ReceiveOn {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
+            // `.none` is accepted (adds nothing; an operator passes it upstream, which
+            // decides), as in Combine, which traps on it only in some subscriptions.
             lock.lock()
             guard case .subscribed(let upstream) = status else {
                 lock.unlock()

@@ -166,7 +166,8 @@ extension Publishers.Throttle {
         }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
+            // `.none` is accepted (adds nothing; an operator passes it upstream, which
+            // decides), as in Combine, which traps on it only in some subscriptions.
             lock.withLock { self.demand += demand }
         }
 

@@ -65,7 +65,8 @@ extension Publishers.Sequence {
         var description: String { "Sequence" }
 
         func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
+            // `.none` is accepted (adds nothing; an operator passes it upstream, which
+            // decides), as in Combine, which traps on it only in some subscriptions.
             spin.lock()
             guard !done else {
                 spin.unlock()

@@ -110,6 +110,45 @@ struct OperatorsPrependTests {
         #expect(recorder.events == [.value(0), .value(1)])
         #expect(cancels.count == 1)
     }
+
+    // Combine's behaviour with upstreams that break the rules, and on cancel.
+
+    @Test func neverDeliversMoreThanWasDemanded() {
+        let prefix = TestPublisher<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(3))
+        PassthroughSubject<Int, Never>().prepend(prefix).subscribe(recorder)
+        for value in 1...11 { prefix.send(value) }
+        #expect(recorder.events == [.value(1), .value(2), .value(3)])
+        recorder.request(.max(1))
+        prefix.send(12)
+        #expect(recorder.events == [.value(1), .value(2), .value(3), .value(12)])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func lateValuesAndCompletionsAreDropped() {
+        let prefix = TestPublisher<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+        PassthroughSubject<Int, Never>().prepend(prefix).subscribe(recorder)
+        prefix.send(1)
+        recorder.cancel()
+        prefix.send(2)
+        prefix.send(completion: .finished)
+        #expect(recorder.events == [.value(1)])
+        #expect(recorder.violations.isEmpty)
+    }
+
+    @Test func cancelReleasesTheSuffix() {
+        weak var weakSuffix: PassthroughSubject<Int, Never>?
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+        do {
+            let suffix = PassthroughSubject<Int, Never>()
+            weakSuffix = suffix
+            suffix.prepend(PassthroughSubject<Int, Never>()).subscribe(recorder)
+        }
+        #expect(weakSuffix != nil)
+        recorder.cancel()
+        #expect(weakSuffix == nil)
+    }
 }
 
 extension Just {

@@ -85,9 +85,13 @@ struct RelExitTests {
 
     @Test func zeroDemandOnReceiveOn() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            // `receive(on:)` passes `.none` upstream, as Combine's does; the value's
+            // subscription traps on it.
             let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
-            ObservableValue(1).receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+            let value = ObservableValue(1)
+            value.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
             subscriber.request(.none)
+            withExtendedLifetime(value) {}
         }
         #expect(standardError(of: result).contains(Self.zeroDemand))
     }
@@ -119,19 +123,27 @@ struct RelExitTests {
         #expect(standardError(of: result).contains(Self.zeroDemand))
     }
 
-    @Test func zeroDemandOnASequenceAndPrepend() async {
-        let sequence = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
-            [1, 2, 3].publisher.subscribe(subscriber)
-            subscriber.request(.none)
-        }
-        #expect(standardError(of: sequence).contains(Self.zeroDemand))
-        let prepend = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let subscriber = TestRecorder<Int, Never>(initialDemand: .none)
-            ObservableValue(1).prepend(0).subscribe(subscriber)
-            subscriber.request(.none)
-        }
-        #expect(standardError(of: prepend).contains(Self.zeroDemand))
+    @Test func zeroDemandPassesThroughASequencePrependHandleEventsAndThrottle() {
+        // As in Combine: these accept `.none` (it adds nothing); an operator passes it
+        // upstream, which decides (a subject traps: see the tests above).
+        let sequence = TestRecorder<Int, Never>(initialDemand: .none)
+        [1, 2, 3].publisher.subscribe(sequence)
+        sequence.request(.none)
+        let prepend = TestRecorder<Int, Never>(initialDemand: .none)
+        ObservableValue(1).prepend(0).subscribe(prepend)
+        prepend.request(.none)
+        let requests = LockedLog<Subscribers.Demand>()
+        let handled = TestRecorder<Int, Never>(initialDemand: .none)
+        [7].publisher.handleEvents(receiveRequest: { requests.append($0) }).subscribe(handled)
+        handled.request(.none)
+        let throttled = TestRecorder<Int, Never>(initialDemand: .none)
+        PassthroughSubject<Int, Never>().throttle(for: 0, scheduler: ImmediateScheduler.shared, latest: true)
+            .subscribe(throttled)
+        throttled.request(.none)
+        #expect(sequence.events.isEmpty && prepend.events.isEmpty && handled.events.isEmpty && throttled.events.isEmpty)
+        #expect(requests.items == [.none])
+        sequence.request(.max(1))
+        #expect(sequence.events == [.value(1)])
     }
 
     @Test func negativeDropFirstNamesTheCountWhenSubscribed() async {
