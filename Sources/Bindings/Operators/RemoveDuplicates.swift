@@ -51,6 +51,10 @@ extension Publishers.RemoveDuplicates {
         /// (the subscriber contract); `@exclusivity(unchecked)` saves the dynamic
         /// exclusivity check that per-value path would pay.
         @exclusivity(unchecked) @usableFromInline var last: Output?
+        /// 0 awaiting the subscription, 1 subscribed, 2 completed. Touched only by the
+        /// upstream's calls, which the subscriber contract serialises (the subscription
+        /// comes first, and whatever hands it over orders the calls after it).
+        @exclusivity(unchecked) @usableFromInline var state: UInt8 = 0
 
         @inlinable
         init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
@@ -60,13 +64,25 @@ extension Publishers.RemoveDuplicates {
 
         @usableFromInline var description: String { "RemoveDuplicates" }
 
+        /// Passes the first subscription on; cancels any later one, as Combine does.
         @inlinable
         func receive(subscription: any Subscription) {
+            guard state == 0 else {
+                subscription.cancel()
+                return
+            }
+            state = 1
             downstream.receive(subscription: subscription)
         }
 
+        /// As Combine's: a value before the subscription stops the program (an upstream
+        /// that breaks the contract); one after the completion is dropped.
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
+            if state != 1 {
+                if state == 0 { Self.eventBeforeSubscription("a value") }
+                return .none
+            }
             if let last, predicate(last, input) {
                 // The duplicate used up one unit of demand: ask for a replacement.
                 return .max(1)
@@ -77,7 +93,21 @@ extension Publishers.RemoveDuplicates {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
+            if state != 1 {
+                if state == 0 { Self.eventBeforeSubscription("a completion") }
+                return
+            }
+            state = 2
+            last = nil
             downstream.receive(completion: completion)
+        }
+
+        /// Stops the program, naming the upstream's mistake. `fatalError`, not
+        /// `precondition`: the message must survive -O builds.
+        @usableFromInline
+        static func eventBeforeSubscription(_ what: String) -> Never {
+            fatalError(
+                "Bindings: removeDuplicates received \(what) before its subscription: the upstream publisher must call receive(subscription:) first")
         }
     }
 }

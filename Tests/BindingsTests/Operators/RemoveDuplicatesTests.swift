@@ -73,3 +73,32 @@ struct OperatorsRemoveDuplicatesTests {
         #expect(cancels.count == 1)
     }
 }
+
+@Suite("Operators: removeDuplicates with upstreams that break the rules")
+struct RemoveDuplicatesUpstreamRulesTests {
+    @Test func lateValuesAndCompletionsAreDroppedAndASecondSubscriptionIsCancelled() {
+        let upstream = TestPublisher<Int, Never>()
+        let recorder = TestRecorder<Int, Never>()
+        upstream.removeDuplicates().subscribe(recorder)
+        upstream.send(1)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.value(1), .finished])
+        let second = TestPublisher<Int, Never>()
+        let inner = Publishers.RemoveDuplicates<TestPublisher<Int, Never>>.Inner(downstream: TestRecorder<Int, Never>(), predicate: ==)
+        second.subscribe(inner)
+        second.attach()
+        #expect(second.cancelCount == 1)
+    }
+
+    @Test func aValueBeforeTheSubscriptionStopsTheProgram() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let upstream = TestPublisher<Int, Never>(subscribesAtOnce: false)
+            upstream.removeDuplicates().subscribe(TestRecorder<Int, Never>())
+            upstream.send(1)
+        }
+        #expect(standardError(of: result).contains("removeDuplicates received a value before its subscription"))
+    }
+}
