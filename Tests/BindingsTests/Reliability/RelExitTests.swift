@@ -144,6 +144,9 @@ struct RelExitTests {
         #expect(requests.items == [.none])
         sequence.request(.max(1))
         #expect(sequence.events == [.value(1)])
+        // The streams never end: each recorder and its subscription hold each other
+        // until cancelled.
+        for recorder in [sequence, prepend, handled, throttled] { recorder.cancel() }
     }
 
     @Test func negativeDropFirstNamesTheCountWhenSubscribed() async {
