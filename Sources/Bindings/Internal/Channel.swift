@@ -607,8 +607,21 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
         _ event: Event, accept: () -> Bool,
         calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
     ) {
+        send(makingUnderLock: { accept() ? event : nil }, calling: call)
+    }
+
+    /// ``send(_:accept:calling:)`` for an event that only the lock's holder can make (an
+    /// `ObservableArray`'s changeset holds the contents after the change): `make` runs
+    /// under the lock, changes what the channel stands for and returns the event that
+    /// says so, or `nil` to send nothing. Queued if a delivery is under way, else
+    /// delivered at once by this thread.
+    @inlinable
+    final func send(
+        makingUnderLock make: () -> Event?,
+        calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
+    ) {
         lock()
-        guard accept() else {
+        guard let event = make() else {
             unlock()
             return
         }

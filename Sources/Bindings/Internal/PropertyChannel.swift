@@ -298,12 +298,28 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// handlers.
     @inlinable @inline(__always)
     static func call(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>) {
+        call(observer, event, objectHeld: true)
+    }
+
+    /// ``call(_:_:)`` for a delivery made by a thread that does not hold the channel's
+    /// object (a batch's flush, see ``BatchContext``): a change handler goes through
+    /// `receive(_:)`, which loads the object weakly, and a dependency link tells its
+    /// observation that the root is not held; a `sink` gets its value as from `call`.
+    @inlinable @inline(__always)
+    static func callWithoutHolding(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>) {
+        call(observer, event, objectHeld: false)
+    }
+
+    /// The two above, one body: always inlined with `objectHeld` a constant, so each
+    /// keeps only its own branches.
+    @inlinable @inline(__always)
+    static func call(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>, objectHeld: Bool) {
         let bits = observer.optionBits
         if bits & ValueObserverFlag.bit != 0 {
             if !event.isPrior, let value = event.new {
                 unsafeDowncast(observer, to: ValueObserver<Value>.self).receiveValue(value)
             }
-        } else if bits & ChangeObserverFlag.bit != 0 {
+        } else if objectHeld, bits & ChangeObserverFlag.bit != 0 {
             callChangeObserver(unsafeDowncast(observer, to: ChangeObserver<Value>.self), event)
         } else if bits & DependencyLinkFlag.bit != 0 {
             // The fields read here, where `Value` is known (see `DependentObserver`).
@@ -311,31 +327,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
             if let target = link.forwardTarget, !event.isPrior, let new = event.new {
                 DependentObserver.forward(new, to: target, from: link)
             } else {
-                link.pass(isPrior: event.isPrior, indexed: event.indexed, held: true)
-            }
-        } else {
-            observer.receive(event)
-        }
-    }
-
-    /// ``call(_:_:)`` for a delivery made by a thread that does not hold the channel's
-    /// object (a batch's flush, see ``BatchContext``): a change handler and a dependency
-    /// link go through `receive(_:)`, which loads the object weakly; a `sink` gets its
-    /// value as from `call`.
-    @inlinable @inline(__always)
-    static func callWithoutHolding(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>) {
-        let bits = observer.optionBits
-        if bits & ValueObserverFlag.bit != 0 {
-            if !event.isPrior, let value = event.new {
-                unsafeDowncast(observer, to: ValueObserver<Value>.self).receiveValue(value)
-            }
-        } else if bits & DependencyLinkFlag.bit != 0 {
-            // As `call` does, with `held: false`: the observation loads its root weakly.
-            let link = unsafeDowncast(observer, to: DependentObserver<Value>.self)
-            if let target = link.forwardTarget, !event.isPrior, let new = event.new {
-                DependentObserver.forward(new, to: target, from: link)
-            } else {
-                link.pass(isPrior: event.isPrior, indexed: event.indexed, held: false)
+                link.pass(isPrior: event.isPrior, indexed: event.indexed, held: objectHeld)
             }
         } else {
             observer.receive(event)
