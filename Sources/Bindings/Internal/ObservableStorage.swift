@@ -20,8 +20,9 @@ extension DependencyTracking {
 
     /// Whether values of type `Value` may be observable storage. Only a class can be (or
     /// `Any`, `AnyObject`): where `Value` is known, a value type is ruled out when the
-    /// code is compiled, and only a class pays the run-time conformance look-up (about
-    /// 100 ns: it was a quarter of a computed key path's subscribe + cancel).
+    /// code is compiled, and only a class pays the run-time conformance look-up (made for
+    /// every type, it took a computed key path's subscribe + cancel from 0.75 to
+    /// 0.95 µs, measured).
     @inlinable @inline(__always)
     static func mayBeStorage<Value>(_: Value.Type) -> Bool {
         if Value.self == Any.self || Value.self == AnyObject.self { return true }
