@@ -122,23 +122,26 @@ final class BatchContext {
         return context
     }
 
-    /// Enters a batch on the current thread. Returns whether this is the outermost batch
-    /// (the one whose ``exit(outermost:)`` delivers what the batch held).
-    static func enter() -> Bool {
-        ofThisThread._withUnsafeGuaranteedRef { context in
-            context.depth += 1
-            if context.depth > 1 || context.flushing { return false }
-            context.flush &+= 1
-            activeThreads.add(1, ordering: .relaxed)
-            return true
-        }
+    /// Runs `body` as a batch on the current thread: joined to the batch under way, if
+    /// any, or else the outermost, whose end delivers what the batch held (also when
+    /// `body` throws).
+    static func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
+        // Unretained across `body`: the thread-local slot holds the context for the
+        // thread's life, and `body` runs on this thread.
+        let context = ofThisThread
+        let outermost = context._withUnsafeGuaranteedRef { $0.enter() }
+        defer { context._withUnsafeGuaranteedRef { outermost ? $0.finish() : $0.leave() } }
+        return try body()
     }
 
-    /// Leaves the batch that ``enter()`` entered: the outermost delivers.
-    static func exit(outermost: Bool) {
-        ofThisThread._withUnsafeGuaranteedRef { context in
-            if outermost { context.finish() } else { context.leave() }
-        }
+    /// Enters a batch. Returns whether this is the outermost batch (the one whose end
+    /// delivers what the batch held).
+    private func enter() -> Bool {
+        depth += 1
+        if depth > 1 || flushing { return false }
+        flush &+= 1
+        Self.activeThreads.add(1, ordering: .relaxed)
+        return true
     }
 
     /// Leaves an inner batch.
@@ -149,6 +152,11 @@ final class BatchContext {
     /// Ends the outermost batch: delivers every entry (and what the deliveries add).
     private func finish() {
         depth -= 1
+        if waiting.isEmpty, noticed.isEmpty, held.isEmpty, derivedNoticed.isEmpty {
+            // Nothing was held (a reaction's run that set nothing, say).
+            Self.activeThreads.subtract(1, ordering: .relaxed)
+            return
+        }
         flushing = true
         repeat {
             while head < waiting.count {

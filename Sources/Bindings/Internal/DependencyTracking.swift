@@ -306,8 +306,10 @@ enum DependencyTracking {
     /// One tracking session, on the stack of the thread that tracks (the thread-local
     /// key points at it while `body` runs), so that tracking allocates nothing itself.
     private struct Recorder {
-        /// What the caller expects to be read, in order.
-        let expected: [any DependencySource]
+        /// What the caller expects to be read, in order: the caller's array, borrowed for
+        /// the session (valid inside its `withUnsafeBufferPointer`, which the session
+        /// never outlives), so that a session retains nothing.
+        let expected: UnsafeBufferPointer<any DependencySource>
         /// How many of `expected` were read, in order, so far.
         var matched = 0
         /// Every source read so far (each once, in order), once the reads departed from
@@ -368,26 +370,27 @@ enum DependencyTracking {
     /// metadata look-up for it.
     @usableFromInline
     static func track(expecting expected: [any DependencySource], _ body: () -> Void) -> [any DependencySource]? {
-        var recorder = Recorder(expected: expected)
-        let previous = pthread_getspecific(key)
-        return withUnsafeMutablePointer(to: &recorder) { recorder in
-            pthread_setspecific(key, recorder)
-            activeThreads.add(1, ordering: .relaxed)
-            body()
-            activeThreads.subtract(1, ordering: .relaxed)
-            pthread_setspecific(key, previous)
-            return recorder.pointee.result
+        expected.withUnsafeBufferPointer { expected in
+            var recorder = Recorder(expected: expected)
+            session(&recorder, body)
+            return recorder.result
         }
     }
 
-    /// ``track(expecting:_:)``, also returning which of the sources read that are not in
-    /// `expected` changed after they were read, by the end of `body` or since (call
-    /// `changed` once links with them exist: a change made before that reached nobody).
-    static func trackChanges(
-        expecting expected: [any DependencySource], _ body: () -> Void
-    ) -> (sources: [any DependencySource]?, changed: () -> Bool) {
-        var recorder = Recorder(expected: expected)
-        recorder.keepsVersions = true
+    /// ``track(expecting:_:)``, also keeping, for each source read that is not in
+    /// `expected`, its count of changes when it was read (see ``TrackedReads``).
+    static func trackChanges(expecting expected: [any DependencySource], _ body: () -> Void) -> TrackedReads {
+        expected.withUnsafeBufferPointer { expected in
+            var recorder = Recorder(expected: expected)
+            recorder.keepsVersions = true
+            session(&recorder, body)
+            return TrackedReads(sources: recorder.result, versions: recorder.versions)
+        }
+    }
+
+    /// Runs `body` with `recorder` as this thread's session: the thread-local key points
+    /// at it only while `body` runs (then at the session it nests in, if any).
+    private static func session(_ recorder: inout Recorder, _ body: () -> Void) {
         let previous = pthread_getspecific(key)
         withUnsafeMutablePointer(to: &recorder) { recorder in
             pthread_setspecific(key, recorder)
@@ -396,14 +399,25 @@ enum DependencyTracking {
             activeThreads.subtract(1, ordering: .relaxed)
             pthread_setspecific(key, previous)
         }
-        let versions = recorder.versions ?? [:]
-        let sources = recorder.result
-        return (sources, {
-            guard let sources else { return false }
+    }
+
+    /// What ``trackChanges(expecting:_:)`` found: a plain value, so that a run that read
+    /// what it expected allocates nothing (no closure context, no dictionary).
+    struct TrackedReads {
+        /// What was read (each source once, in order), or `nil` if exactly what was expected.
+        let sources: [any DependencySource]?
+        /// For each source read that was not expected, its count of changes when read;
+        /// `nil` when there is none.
+        let versions: [ObjectIdentifier: UInt]?
+
+        /// Whether a source read for the first time changed after it was read. Call it
+        /// once links with the sources exist: a change made before that reached nobody.
+        func changedSinceRead() -> Bool {
+            guard let sources, let versions else { return false }
             return sources.contains { source in
                 versions[ObjectIdentifier(source)].map { $0 != source.changeCount.version } ?? false
             }
-        })
+        }
     }
 
     /// Runs `body`, returning its result and every source it read (each once, in order).

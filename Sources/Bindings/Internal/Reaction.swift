@@ -45,14 +45,22 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         case actor((()) -> Void)
     }
 
-    private let lock = Lock()
-    private var body: (() -> Void)?
-    private var links: [ObjectIdentifier: any DependencyLink] = [:]
+    // `@exclusivity(unchecked)` on the fields `lock` guards: it orders every access, and
+    // no access spans a call that could touch them again (the closure runs unlocked).
+    private let lock = CompactLock()
+    /// The closure: moved out to the running thread while a run is under way (so that a
+    /// run retains nothing), and back when it ends; `nil` for good once ``cancelled``.
+    @exclusivity(unchecked) private var body: Body?
+    /// Set by ``cancel()``: no run starts after it, and the running thread, if any, drops
+    /// the closure when its run ends.
+    @exclusivity(unchecked) private var cancelled = false
+    @exclusivity(unchecked) private var links: [ObjectIdentifier: any DependencyLink] = [:]
     /// What the last run read, in order: the next run expects the same reads, and then
-    /// allocates nothing and leaves the links alone.
-    private var tracked: [any DependencySource] = []
-    private var running = false
-    private var rerun = false
+    /// allocates nothing and leaves the links alone. Moved out with ``body`` while a run
+    /// is under way.
+    @exclusivity(unchecked) private var tracked: [any DependencySource] = []
+    @exclusivity(unchecked) private var running = false
+    @exclusivity(unchecked) private var rerun = false
     /// Its evaluations and runs in the current flush of a batch.
     @exclusivity(unchecked) private var batchMark = BatchMark()
     /// Set in `start`, before the reaction is shared.
@@ -60,13 +68,18 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     /// The actor delivery, stopped with the reaction.
     private var delivery: (any StoppableDelivery)?
 
-    private init(_ body: @escaping () -> Void) {
-        self.body = body
+    /// The closure, in a box: an optional closure swapped in and out through a generic
+    /// `swap` would be wrapped in one more reabstraction thunk at each move.
+    private final class Body {
+        let run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
     }
+
+    private init() {}
 
     /// Makes the reaction for a closure made on `isolation` and runs it once, now.
     static func start(isolation: isolated (any Actor)?, _ body: @escaping () -> Void) -> Reaction {
-        let reaction = Reaction(body)
+        let reaction = Reaction()
         if CallerIsolation.isMainActor(isolation) {
             reaction.schedule = .mainActor
         } else if isolation != nil {
@@ -76,8 +89,10 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             reaction.delivery = delivery
             reaction.schedule = .actor(deliver)
         }
-        reaction.lock.withLock { reaction.running = true }
-        reaction.runUntilSettled()
+        reaction.running = true   // not shared yet: the first run holds the closure
+        var body: Body? = Body(body)
+        var expected: [any DependencySource] = []
+        reaction.runUntilSettled(&body, &expected)
         return reaction
     }
 
@@ -114,7 +129,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     /// Runs the closure now, or has the thread running it run it again.
     private func trigger() {
         lock.lock()
-        guard body != nil else {
+        if cancelled {
             lock.unlock()
             return
         }
@@ -124,43 +139,55 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             return
         }
         running = true
+        // Moved, not copied: the run holds them, and no retain is paid.
+        var body: Body?
+        var expected: [any DependencySource] = []
+        swap(&body, &self.body)
+        swap(&expected, &tracked)
         lock.unlock()
-        runUntilSettled()
+        runUntilSettled(&body, &expected)
     }
 
-    /// Runs the closure until no change arrived during its last run. The caller set
-    /// `running`.
-    private func runUntilSettled() {
+    /// Runs `body` until no change arrived during its last run, `expected` being what the
+    /// last run read; then gives both back to the reaction (or drops them if it was
+    /// cancelled meanwhile). The caller set `running` and moved them out.
+    /// `body` is set whenever nobody runs and the reaction is not cancelled.
+    private func runUntilSettled(_ body: inout Body?, _ expected: inout [any DependencySource]) {
         var runs = 0
         while true {
             runs += 1
-            if runs > Self.runLimit || runsInThisFlush() > Self.runLimit { stopRunaway() }
-            lock.lock()
-            let body = self.body
-            let expected = tracked
-            lock.unlock()
-            guard let body else { break }
-            let outermost = BatchContext.enter()
-            let (sources, changedSinceRead) = DependencyTracking.trackChanges(expecting: expected, body)
-            if let sources { relink(to: sources) }
+            if runs > Self.runLimit || (BatchContext.isActive && runsInThisFlush() > Self.runLimit) {
+                stopRunaway(expected)
+            }
+            let reads = BatchContext.batch { DependencyTracking.trackChanges(expecting: expected) { body!.run() } }
+            // The batch ended above: the closure's own sets are delivered, and a change
+            // that reached this reaction meanwhile set `rerun`.
+            if let sources = reads.sources {
+                relink(to: sources)
+                expected = sources
+            }
             // A property read for the first time and set after the read (by the closure
             // itself, or by another thread) before the link with it existed: no
             // notification reached this reaction, which must run again.
-            let missedChange = changedSinceRead()
-            // Delivers the closure's own sets, which may ask for another run.
-            BatchContext.exit(outermost: outermost)
+            let missedChange = reads.changedSinceRead()
             lock.lock()
-            if rerun || missedChange, self.body != nil {
+            if rerun || missedChange, !cancelled {
                 rerun = false
                 lock.unlock()
                 continue
             }
-            lock.unlock()
-            break
-        }
-        lock.withLock {
             running = false
             rerun = false
+            var dropped: Body?
+            if cancelled {
+                swap(&dropped, &body)   // released below, unlocked
+            } else {
+                swap(&body, &self.body)
+                swap(&expected, &tracked)
+            }
+            lock.unlock()
+            withExtendedLifetime(dropped) {}
+            return
         }
     }
 
@@ -177,11 +204,10 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         var missing: [any DependencySource] = []
         var dropped: [any DependencyLink] = []
         lock.lock()
-        guard body != nil else {
+        if cancelled {
             lock.unlock()
             return
         }
-        tracked = sources
         var kept: [ObjectIdentifier: any DependencyLink] = [:]
         for source in sources {
             let id = ObjectIdentifier(source)
@@ -196,7 +222,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         let attached = missing.map { ($0, $0.attach(self, role: .changes, root: ObjectIdentifier(self))) }
         var late: [any DependencyLink] = []
         lock.lock()
-        if body == nil {
+        if cancelled {
             late = attached.map { $0.1 }
         } else {
             for (source, link) in attached { links[ObjectIdentifier(source)] = link }
@@ -207,8 +233,8 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     }
 
     /// Stops the program: the closure keeps changing what it reads.
-    private func stopRunaway() -> Never {
-        let keys = lock.withLock { tracked }.map(\.sourceName)
+    private func stopRunaway(_ tracked: [any DependencySource]) -> Never {
+        let keys = tracked.map(\.sourceName)
         fatalError("""
             Bindings: autorun ran \(Self.runLimit) times in one flush of changes: its closure keeps \
             changing what it reads (\(keys.joined(separator: ", "))). Set a value only when it differs \
@@ -220,7 +246,8 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     /// thread finishes), and the closure and the links are released.
     func cancel() {
         lock.lock()
-        let body = self.body
+        cancelled = true
+        let body = self.body   // `nil` while a run holds it: that run drops it
         self.body = nil
         let links = Array(self.links.values)
         self.links = [:]

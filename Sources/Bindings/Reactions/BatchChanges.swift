@@ -31,7 +31,5 @@
 /// - Returns: What `body` returns. If it throws, the changes it made are still delivered,
 ///   then the error propagates.
 public func batchChanges<Result>(_ body: () throws -> Result) rethrows -> Result {
-    let outermost = BatchContext.enter()
-    defer { BatchContext.exit(outermost: outermost) }
-    return try body()
+    try BatchContext.batch(body)
 }

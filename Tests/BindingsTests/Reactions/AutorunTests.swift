@@ -128,6 +128,33 @@ struct AutorunTests {
         #expect(weakCanary == nil)
     }
 
+    @Test func cancelledFromItsOwnRunItFinishesThatRunThenReleasesTheClosure() {
+        let person = ObsPerson()
+        let counts = LockedLog<Int>()
+        weak var weakCanary: Canary?
+        let holder = Locked<AnyCancellable?>(nil)
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            holder.value = autorun {
+                canary.touch()
+                counts.append(person.count)
+                // The set below reaches the reaction while it runs (a rerun is asked
+                // for); cancelling in the same run drops that rerun.
+                if person.count == 1 {
+                    person.count = 2
+                    holder.value?.cancel()
+                }
+            }
+        }
+        person.count = 1
+        #expect(counts.items == [0, 1])
+        #expect(weakCanary == nil)
+        person.count = 3
+        #expect(counts.items == [0, 1])
+        #expect(person.count == 3)
+    }
+
     @Test func holdsNoModel() {
         weak var weakPerson: ObsPerson?
         var counts: [Int] = []
