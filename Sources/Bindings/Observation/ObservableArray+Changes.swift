@@ -184,11 +184,36 @@ final class ArrayChangeSubscription<Element>: ChannelObserver<PropertyEvent<Coll
         receiveChange(change)
     }
 
-    /// Queues `change`, and delivers it unless another thread is delivering.
+    /// Delivers `change` at once if nothing waits and nobody is delivering (the common
+    /// case: no queue traffic), else queues it, and delivers it unless another thread is
+    /// delivering.
     @inlinable
     final func receiveChange(_ change: Change) {
-        var superseded: [Element]?   // released after unlocking
         lock.lock()
+        if !draining, queue.isEmpty, demand > .none, let deliver = receiveValue {
+            draining = true
+            demand -= 1
+            lock.unlock()
+            let more = deliver(change)
+            lock.lock()
+            if more > .none { demand += more }
+            if queue.isEmpty, !ended {
+                draining = false
+                lock.unlock()
+                return
+            }
+            lock.unlock()
+            drain()   // what arrived meanwhile; `draining` is still set
+            return
+        }
+        queueChange(change)
+    }
+
+    /// ``receiveChange(_:)`` when the change must wait: queues it (the lock is held on
+    /// entry) and delivers what waits unless another thread is delivering.
+    @inlinable
+    final func queueChange(_ change: Change) {
+        var superseded: [Element]?   // released after unlocking
         guard receiveValue != nil else {
             lock.unlock()
             return

@@ -160,6 +160,26 @@ struct ObservableArrayTests {
         #expect(watch.mismatches.items == [])
     }
 
+    @Test func aChangesetKeptByASubscriberStaysAsItWasDelivered() {
+        // A change reuses the edits buffer of the one before once nobody holds it: one
+        // that a subscriber kept must not change.
+        let array = ObservableArray<String>()
+        var kept: [Change] = []
+        var index = 0
+        let keeper = array.changes.sink { change in
+            if index % 2 == 0 { kept.append(change) }
+            index += 1
+        }
+        var counted: [Int] = []
+        let counter = array.changes.sink { counted.append($0.changes.count) }
+        for letter in ["a", "b", "c", "d", "e"] { array.append(letter) }
+        #expect(array.remove(at: 0) == "a")
+        #expect(kept.map(\.changes) == [[.insert("a", at: 0)], [.insert("c", at: 2)], [.insert("e", at: 4)]])
+        #expect(kept.map(\.collection) == [["a"], ["a", "b", "c"], ["a", "b", "c", "d", "e"]])
+        #expect(counted == [1, 1, 1, 1, 1, 1])
+        withExtendedLifetime((keeper, counter)) {}
+    }
+
     @Test func standardLibraryAlgorithmsThroughContiguousStorageSendOneChangeset() {
         let array: ObservableArray = ["c", "a", "b"]
         let watch = ArrayWatch(array)
