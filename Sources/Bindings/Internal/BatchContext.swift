@@ -170,11 +170,11 @@ final class BatchContext {
                 }
             }
             if head > 0 {
-                waiting.removeAll(keepingCapacity: true)
+                waiting.removeAllKeepingCapacity()
                 head = 0
             }
             for entry in noticed { entry._withUnsafeGuaranteedRef { $0.priorSent = false } }
-            noticed.removeAll(keepingCapacity: true)
+            noticed.removeAllKeepingCapacity()
             if !held.isEmpty {
                 // Released here, after the deliveries: a deinit that this runs may set a
                 // model, which joins this flush (the loop delivers it).
@@ -182,7 +182,7 @@ final class BatchContext {
                 swap(&released, &held)
                 for channel in released { channel.release() }
                 if held.isEmpty {
-                    released.removeAll(keepingCapacity: true)
+                    released.removeAllKeepingCapacity()
                     swap(&released, &held)
                 }
             }
