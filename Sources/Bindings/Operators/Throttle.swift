@@ -75,7 +75,10 @@ extension Publishers.Throttle {
             case terminal
         }
 
-        private let downstream: Downstream
+        /// `nil` once cancelled, or once the completion was delivered: the subscription
+        /// then lets go of its subscriber (which may keep the subscription), as Combine's
+        /// does. Guarded by `lock`; the deliverer calls a copy.
+        private var downstream: Downstream?
         private let interval: Context.SchedulerTimeType.Stride
         private let scheduler: Context
         private let latest: Bool
@@ -107,9 +110,10 @@ extension Publishers.Throttle {
                 return
             }
             status = .subscribed(subscription)
+            let downstream = self.downstream
             lock.unlock()
             subscription.request(.unlimited)
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
@@ -139,10 +143,12 @@ extension Publishers.Throttle {
             emissionScheduled = true
             let earliest = lastEmission?.advanced(by: interval)
             lock.unlock()
+            // Weak: a scheduled emission does not keep a cancelled subscription alive
+            // until its time comes.
             if let earliest, now < earliest {
-                scheduler.schedule(after: earliest) { self.emit() }
+                scheduler.schedule(after: earliest) { [weak self] in self?.emit() }
             } else {
-                scheduler.schedule { self.emit() }
+                scheduler.schedule { [weak self] in self?.emit() }
             }
             return .none
         }
@@ -162,7 +168,7 @@ extension Publishers.Throttle {
             emissionScheduled = true
             lock.unlock()
             withExtendedLifetime(finishedUpstream) {}
-            if !alreadyScheduled { scheduler.schedule { self.emit() } }
+            if !alreadyScheduled { scheduler.schedule { [weak self] in self?.emit() } }
         }
 
         func request(_ demand: Subscribers.Demand) {
@@ -176,7 +182,10 @@ extension Publishers.Throttle {
             let upstream: (any Subscription)?
             if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
             status = .terminal
-            let dropped = (pendingValue, queue.removeAll())
+            // The subscriber goes with the rest, unless a delivery is under way: the
+            // deliverer holds its copy until that call returns.
+            let dropped = (pendingValue, queue.removeAll(), downstream)
+            downstream = nil
             pendingValue = nil
             pendingCompletion = nil
             lock.unlock()
@@ -214,14 +223,22 @@ extension Publishers.Throttle {
                 return
             }
             queue.isDelivering = true
-            while let event = queue.popFirst() {
+            var finished: Downstream?   // released after unlocking
+            while let event = queue.popFirst(), let downstream = self.downstream {
+                var isCompletion = false
+                if case .completion = event { isCompletion = true }
                 lock.unlock()
                 let more = (consume event).deliver(to: downstream)
                 lock.lock()
-                if more > .none { demand += more }
+                if isCompletion {
+                    finished = self.downstream.take()
+                } else if more > .none {
+                    demand += more
+                }
             }
             queue.isDelivering = false
             lock.unlock()
+            withExtendedLifetime(finished) {}
         }
     }
 }

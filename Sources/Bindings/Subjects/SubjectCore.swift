@@ -22,6 +22,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // - `completion`, `current`: only touched in `init`, or with `channel`'s lock held (in
     //   the closures `Channel` runs under it, `accept` and `current`, or in `withLock`).
     // - `upstreams`: only touched with `upstreamLock` held, and in `deinit`.
+    // - `demanded`: an atomic, set (once) with `upstreamLock` held.
     // `Output` need not be `Sendable`: the public subjects are `Sendable` only when it is.
     // `@exclusivity(unchecked)` on `completion`, `current`: the channel's lock orders them;
     // every send touches them.
@@ -33,6 +34,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline let replaysCurrent: Bool
     private let upstreamLock = Lock()
     private var upstreams: [any Subscription] = []
+    /// Set once any subscriber asked for values (Combine's "any downstream demand"):
+    /// until then, a subscription the subject receives as a subscriber is kept and asked
+    /// for nothing; from then on, each is asked for `.unlimited`.
+    @usableFromInline let demanded = Atomic<Bool>(false)
 
     @usableFromInline
     init(current: Output?) {
@@ -77,9 +82,33 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    /// The subject as a subscriber (`publisher.subscribe(subject)`): keeps the
+    /// subscription, and asks it for `.unlimited` once the subject's own subscribers ask
+    /// for values, as Combine's subjects do.
     func send(subscription: any Subscription) {
-        upstreamLock.withLock { upstreams.append(subscription) }
-        subscription.request(.unlimited)
+        let ask = upstreamLock.withLock {
+            upstreams.append(subscription)
+            return demanded.load(ordering: .relaxed)
+        }
+        if ask { subscription.request(.unlimited) }
+    }
+
+    /// A subscriber asked for values: the first time, asks every upstream subscription
+    /// for `.unlimited` (see ``send(subscription:)``). One load once that is done.
+    @inlinable
+    func acknowledgeDemand() {
+        if demanded.load(ordering: .acquiring) { return }
+        acknowledgeFirstDemand()
+    }
+
+    @usableFromInline
+    func acknowledgeFirstDemand() {
+        let asked: [any Subscription] = upstreamLock.withLock {
+            if demanded.load(ordering: .relaxed) { return [] }
+            demanded.store(true, ordering: .releasing)
+            return upstreams
+        }
+        for subscription in asked { subscription.request(.unlimited) }
     }
 
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -90,7 +119,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return finished == nil
         })
         if added {
-            subscriber.receive(subscription: conduit)
+            subscriber.receive(subscription: SubjectSubscription(conduit))
             // A completion sent from another thread may have reached the conduit before
             // the subscriber had its subscription; it was kept for now.
             if let early = conduit.subscriptionHandedOver() {
@@ -110,9 +139,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 /// dropped for this subscriber; for a `CurrentValueSubject` the subscriber is owed the
 /// current value, which it receives (the latest, once) as soon as demand arrives.
 ///
-/// The subscription keeps its subscriber (`downstream`) for its own lifetime: a `let`,
-/// so that delivering a value retains nothing. The subject lets go of the subscription
-/// on completion and on cancel; subscribers drop theirs then too (as `Sink` does).
+/// The conduit keeps its subscriber (`downstream`) for its own lifetime: a `let`, so
+/// that delivering a value retains nothing. Only the subject's channel holds the conduit
+/// (the subscriber holds a ``SubjectSubscription``, which points at it weakly), and lets
+/// go of it on completion and on cancel, after any delivery under way: the subscriber
+/// is then released, also one that keeps its subscription, as Combine's subjects
+/// release theirs.
 final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent<Downstream.Input, Downstream.Failure>>,
     Subscription, CustomStringConvertible
 {
@@ -199,13 +231,19 @@ final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent
         return owes
     }
 
+    /// Adds demand, delivers the current value if it is owed (`CurrentValueSubject`),
+    /// then, the first time any subscriber asks, has the subject ask its upstreams (in
+    /// Combine's order).
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        guard !isCancelled, add(demand) else { return }
+        guard !isCancelled else { return }
         let core = self.core
-        core.channel.deliverCurrent(to: self) {
-            core.completion == nil ? core.current.map { .replay($0) } : nil
+        if add(demand) {
+            core.channel.deliverCurrent(to: self) {
+                core.completion == nil ? core.current.map { .replay($0) } : nil
+            }
         }
+        core.acknowledgeDemand()
     }
 
     func cancel() {
@@ -244,6 +282,29 @@ final class SubjectConduit<Downstream: Subscriber>: ChannelObserver<SubjectEvent
         case HandOver.parked: return earlyCompletion.take()
         default: return nil
         }
+    }
+}
+
+/// What a subject's subscriber holds as its subscription: demand and cancellation for
+/// its ``SubjectConduit``, which it references weakly, so that a subscriber that keeps
+/// its subscription forms no cycle with the conduit that holds it. Once the conduit is
+/// gone (the subscription completed or was cancelled), requests and cancels do nothing.
+final class SubjectSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+    private weak let conduit: SubjectConduit<Downstream>?
+    let description: String
+
+    init(_ conduit: SubjectConduit<Downstream>) {
+        self.conduit = conduit
+        description = conduit.description
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        conduit?.request(demand)
+    }
+
+    func cancel() {
+        conduit?.cancel()
     }
 }
 

@@ -69,7 +69,9 @@ extension SubjectCore {
             }
             return channel.add(observer, accept: { completion == nil })
         }
-        if !added {
+        if added {
+            acknowledgeDemand()   // a sink's demand is unlimited
+        } else {
             // Completed already: nothing will come; let go of the closure now.
             let observer = unmanaged.takeUnretainedValue()
             let taken = channel.withLock { observer.takeHandleReferences() }

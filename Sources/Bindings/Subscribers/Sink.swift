@@ -5,33 +5,39 @@ extension Subscribers {
     /// subscription, as in Combine.
     ///
     /// Create one with ``Publisher/sink(isolation:receiveCompletion:receiveValue:)``.
-    /// `cancel()` is thread-safe and idempotent. The closures are released when the
-    /// stream completes (after `receiveCompletion` has run), or else when the sink itself
-    /// is released: an in-flight delivery on another thread may still be using them when
-    /// `cancel()` returns, and the cancellable that `sink` returns lets go of the sink
-    /// when cancelled.
+    /// `cancel()` is thread-safe and idempotent. The closures, and what they capture, are
+    /// released when the stream completes (after `receiveCompletion` has run) or when the
+    /// sink is cancelled, as in Combine; if a closure is running then (on another thread,
+    /// or the cancel comes from inside it), as soon as it returns.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
         CustomStringConvertible
     {
-        /// The closure that receives values (a no-op once the stream has completed).
+        /// The closure that receives values (a no-op once the sink completed or was
+        /// cancelled).
         public var receiveValue: (Input) -> Void {
-            bodies?._withUnsafeGuaranteedRef { $0.receiveValue } ?? { _ in }
+            guard enter() else { return { _ in } }
+            defer { leave() }
+            return bodies._withUnsafeGuaranteedRef { $0.receiveValue }
         }
-        /// The closure that receives the completion (a no-op once it has run).
+        /// The closure that receives the completion (a no-op once the sink completed or
+        /// was cancelled).
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            bodies?._withUnsafeGuaranteedRef { $0.receiveCompletion } ?? { _ in }
+            guard enter() else { return { _ in } }
+            defer { leave() }
+            return bodies._withUnsafeGuaranteedRef { $0.receiveCompletion }
         }
 
-        /// The two closures, retained by hand (+1) until the completion has run, then
-        /// released and cleared, by the thread that delivers the completion: upstream
-        /// delivers values and the completion one at a time (the `Subscriber` contract),
-        /// and nothing reads them after it. Unmanaged, so that a value borrows the
-        /// closure instead of retaining and releasing it, as reading a `var` would.
-        @exclusivity(unchecked) private var bodies: Unmanaged<Bodies>?
-        /// How many calls of `receiveValue` are running (re-entrant ones included), so
-        /// that a completion delivered from inside one leaves the release to it. Written
-        /// by the delivering thread only, as `bodies`.
-        @exclusivity(unchecked) private var valueDepth = 0
+        /// The two closures, retained by hand (+1) until released once through
+        /// ``activity``. Unmanaged, so that a value borrows the closure instead of
+        /// retaining and releasing it, as reading a `var` would.
+        private let bodies: Unmanaged<Bodies>
+        /// Who uses ``bodies``, so that exactly one thread releases them, after the last
+        /// use: the calls running (``SinkActivity/oneCall`` each; re-entrant ones too),
+        /// whether the release was asked for (completion, cancel), and whether it was
+        /// done. A use enters (one atomic add) and leaves (one atomic subtract); the
+        /// release happens at the request if nobody is inside, else when the last one
+        /// leaves.
+        private let activity = Atomic<Int>(0)
 
         /// The closures, in a box of their own so that they can be let go of together.
         private final class Bodies {
@@ -50,7 +56,10 @@ extension Subscribers {
         /// single thread that moves `status` from 1 to 2.
         private var subscription: (any Subscription)?
 
-        deinit { bodies?.release() }
+        deinit {
+            // Nobody else can use them now.
+            if activity.load(ordering: .acquiring) & SinkActivity.released == 0 { bodies.release() }
+        }
 
         /// Creates a sink from two closures.
         public init(
@@ -58,6 +67,42 @@ extension Subscribers {
             receiveValue: @escaping (Input) -> Void
         ) {
             bodies = Unmanaged.passRetained(Bodies(receiveValue, receiveCompletion))
+        }
+
+        /// Enters a use of the closures; returns `false`, having left again, once their
+        /// release was asked for.
+        @inline(__always)
+        private func enter() -> Bool {
+            let before = activity.wrappingAdd(SinkActivity.oneCall, ordering: .acquiring).oldValue
+            if before & SinkActivity.releaseRequested != 0 {
+                leave()
+                return false
+            }
+            return true
+        }
+
+        /// Leaves a use: the last one out after a request releases the closures.
+        @inline(__always)
+        private func leave() {
+            let after = activity.wrappingSubtract(SinkActivity.oneCall, ordering: .releasing).newValue
+            if after == SinkActivity.releaseRequested { releaseBodies() }
+        }
+
+        /// Asks for the closures' release: done now if nobody is using them.
+        private func requestRelease() {
+            let before = activity.bitwiseOr(SinkActivity.releaseRequested, ordering: .acquiringAndReleasing).oldValue
+            if before == 0 { releaseBodies() }
+        }
+
+        /// Releases the closures, once: only the call that moves `activity` from
+        /// "requested, nobody inside" to "released" does.
+        private func releaseBodies() {
+            let claimed = activity.compareExchange(
+                expected: SinkActivity.releaseRequested,
+                desired: SinkActivity.releaseRequested | SinkActivity.released,
+                ordering: .acquiringAndReleasing
+            ).exchanged
+            if claimed { bodies.release() }
         }
 
         /// `"Sink"`, as in Combine.
@@ -86,37 +131,49 @@ extension Subscribers {
         /// cancelled stops here.
         @inline(__always)
         public func receive(_ value: Input) -> Subscribers.Demand {
-            guard status.load(ordering: .acquiring) != 2, let bodies else { return .none }
-            valueDepth += 1
+            guard status.load(ordering: .acquiring) != 2, enter() else { return .none }
             bodies._withUnsafeGuaranteedRef { $0.receiveValue(value) }
-            valueDepth -= 1
-            // The completion came from inside the closure and left the release to us.
-            if self.bodies == nil, valueDepth == 0 { bodies.release() }
+            leave()
             return .none
         }
 
-        /// Passes the completion to `receiveCompletion`, once.
+        /// Passes the completion to `receiveCompletion`, once, then lets go of the
+        /// closures (or, when the completion came from inside `receiveValue`, as that
+        /// returns).
         public func receive(completion: Subscribers.Completion<Failure>) {
             let previous = status.exchange(2, ordering: .acquiringAndReleasing)
             guard previous != 2 else { return }
             if previous == 1 { subscription = nil }
-            guard let bodies else { return }
-            bodies._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
-            // What the closures capture is released now, not when the cancellable goes
-            // (or, when the completion came from inside `receiveValue`, as that returns).
-            self.bodies = nil
-            if valueDepth == 0 { bodies.release() }
+            if enter() {
+                bodies._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+                leave()
+            }
+            requestRelease()
         }
 
-        /// Cancels the upstream subscription; idempotent and thread-safe.
+        /// Cancels the upstream subscription and lets go of the closures (once any call
+        /// of them under way returns); idempotent and thread-safe.
         public func cancel() {
             let previous = status.exchange(2, ordering: .acquiringAndReleasing)
-            guard previous == 1 else { return }
-            let subscription = self.subscription
-            self.subscription = nil
-            subscription?.cancel()
+            guard previous != 2 else { return }
+            if previous == 1 {
+                let subscription = self.subscription
+                self.subscription = nil
+                subscription?.cancel()
+            }
+            requestRelease()
         }
     }
+}
+
+/// The bits of `Subscribers.Sink`'s `activity` word.
+private enum SinkActivity {
+    /// The closures are to be released (completed or cancelled).
+    static var releaseRequested: Int { 1 }
+    /// They were released.
+    static var released: Int { 2 }
+    /// One call of them under way.
+    static var oneCall: Int { 4 }
 }
 
 extension Publisher {

@@ -292,12 +292,19 @@ import Testing
         let source = CurrentValueSubject<Int, Never>(1)
         let mirror = CurrentValueSubject<Int, Never>(0)
         let connection = source.subscribe(mirror)
+        // As in Combine: a subject asks its upstream for values only once one of its own
+        // subscribers asks.
+        #expect(mirror.value == 0)
+        var seen: [Int] = []
+        let watcher = mirror.sink { seen.append($0) }
         #expect(mirror.value == 1)
         source.value = 2
         #expect(mirror.value == 2)
         connection.cancel()
         source.value = 3
         #expect(mirror.value == 2)
+        #expect(seen == [0, 1, 2])
+        withExtendedLifetime(watcher) {}
     }
 
     // MARK: Threads

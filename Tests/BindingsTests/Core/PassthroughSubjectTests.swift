@@ -205,13 +205,11 @@ import Testing
             weakRecorder = recorder
             subject.subscribe(recorder)
         }
-        // The subscription holds the subscriber, the subject holds the subscription.
+        // The subject holds the subscriber (through its conduit).
         #expect(weakRecorder != nil)
         subject.send(completion: .finished)
-        // The recorder holds its subscription, which held it: a cycle unless the
-        // subject lets go of it after completion.
-        #expect(weakRecorder?.events == [.subscription, .finished])
-        weakRecorder?.cancel()
+        // The recorder holds its subscription, which does not hold it: released once
+        // the subject lets go of it after completion, as in Combine.
         #expect(weakRecorder == nil)
     }
 
@@ -273,12 +271,60 @@ import Testing
 
     // MARK: Upstream
 
-    @Test func sendSubscriptionRequestsUnlimited() {
+    @Test func sendSubscriptionRequestsUnlimitedOnceASubscriberAsks() {
         let subject = PassthroughSubject<Int, Never>()
         let upstream = TestSubscription()
         subject.send(subscription: upstream)
+        // As in Combine: nothing until the subject's own subscribers ask.
+        #expect(upstream.requests == [])
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none)
+        subject.subscribe(recorder)
+        #expect(upstream.requests == [])
+        recorder.subscription?.request(.max(1))
         #expect(upstream.requests == [.unlimited])
+        // Asked once: later demand, and later subscribers, ask nothing more.
+        recorder.subscription?.request(.max(2))
+        let sink = subject.sink { _ in }
+        #expect(upstream.requests == [.unlimited])
+        // A subscription received after that is asked at once.
+        let late = TestSubscription()
+        subject.send(subscription: late)
+        #expect(late.requests == [.unlimited])
         #expect(upstream.cancelCount == 0)
+        withExtendedLifetime(sink) {}
+    }
+
+    @Test func aSinkIsASubscriberThatAsks() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let upstream = TestSubscription()
+        subject.send(subscription: upstream)
+        #expect(upstream.requests == [])
+        let sink = subject.sink { _ in }
+        #expect(upstream.requests == [.unlimited])
+        withExtendedLifetime(sink) {}
+    }
+
+    @Test func anySubscriberOfASubjectHonoursItsDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let upstream = TestSubscription()
+        AnySubscriber(subject).receive(subscription: upstream)
+        #expect(upstream.requests == [])
+        var received: [Int] = []
+        let sink = subject.sink { received.append($0) }
+        #expect(upstream.requests == [.unlimited])
+        #expect(AnySubscriber(subject).receive(4) == .none)
+        #expect(received == [4])
+        withExtendedLifetime(sink) {}
+    }
+
+    @Test func justSubscribedToASubjectWaitsForTheSubjectsSubscribers() {
+        let subject = PassthroughSubject<Int, Never>()
+        let connection = Just(7).subscribe(subject)
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
+        subject.subscribe(recorder)
+        // The subscriber asked: the subject asked Just, whose value it passes on.
+        #expect(recorder.events == [.subscription, .value(7), .finished])
+        withExtendedLifetime(connection) {}
     }
 
     @Test func publisherSubscribeSubjectRepublishesValuesAndCompletion() {

@@ -1,4 +1,6 @@
 import BindingsTestSupport
+import Dispatch
+import Foundation
 import Testing
 @testable import Bindings
 
@@ -188,6 +190,80 @@ private final class FinishOnDemand: Publisher, Subscription {
         sink.receive(subscription: late)
         #expect(late.cancelCount == 1)
         #expect(late.requests == [])
+    }
+
+    @Test func cancelReleasesTheClosuresWhileTheSinkIsKept() {
+        let subject = PassthroughSubject<Int, TestError>()
+        weak var weakTracked: Canary?
+        let sink: Subscribers.Sink<Int, TestError>
+        do {
+            let tracked = Canary()
+            weakTracked = tracked
+            sink = Subscribers.Sink(
+                receiveCompletion: { _ in tracked.value += 100 }, receiveValue: { tracked.value += $0 })
+        }
+        subject.subscribe(sink)
+        subject.send(5)
+        #expect(weakTracked?.value == 5)
+        sink.cancel()
+        // As in Combine: released at the cancel, though the sink itself lives on.
+        #expect(weakTracked == nil)
+        subject.send(6)
+        sink.receiveValue(7)   // a no-op now
+        withExtendedLifetime(sink) {}
+    }
+
+    @Test func aCancelFromInsideReceiveValueReleasesTheClosuresWhenItReturns() {
+        let subject = PassthroughSubject<Int, TestError>()
+        var sentinel: Canary? = Canary()
+        weak let weakSentinel = sentinel
+        var values: [Int] = []
+        var sink: Subscribers.Sink<Int, TestError>?
+        sink = Subscribers.Sink(
+            receiveCompletion: { _ in },
+            receiveValue: { [sentinel] value in
+                values.append(value)
+                sink?.cancel()
+                withExtendedLifetime(sentinel) {}   // the closure still runs after it
+                values.append(value * 10)
+            })
+        sentinel = nil
+        subject.subscribe(sink!)
+        subject.send(1)
+        subject.send(2)
+        #expect(values == [1, 10])
+        #expect(weakSentinel == nil, "released once the value's call returned")
+        withExtendedLifetime(sink) {}
+    }
+
+    @Test func aCancelFromAnotherThreadWaitsForTheCallUnderWayBeforeReleasing() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let inside = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        let log = LockedLog<String>()
+        weak var weakTracked: Canary?
+        let sink: Subscribers.Sink<Int, TestError>
+        do {
+            let tracked = Canary()
+            weakTracked = tracked
+            sink = Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { value in
+                inside.signal()
+                resume.wait()
+                tracked.value += value   // after the cancel returned: still alive
+                log.append("value \(tracked.value)")
+            })
+        }
+        subject.subscribe(sink)
+        let sender = Thread { subject.send(3) }
+        sender.start()
+        inside.wait()
+        sink.cancel()
+        log.append("cancelled")
+        #expect(weakTracked != nil, "the call under way holds them")
+        resume.signal()
+        #expect(released { weakTracked == nil })
+        #expect(log.items == ["cancelled", "value 3"])
+        withExtendedLifetime(sink) {}
     }
 
     @Test func cancelFromInsideReceiveValue() {

@@ -1,0 +1,88 @@
+import BindingsTestSupport
+import Testing
+@testable import Bindings
+
+// Issue 13, lifetime: once a subject's subscription completes or is cancelled, it lets
+// go of its subscriber, also of one that keeps its subscription (a careless subscriber:
+// each holds the other), through the operators that pass the subject's subscription on
+// (`map`, `filter`, `compactMap`, `scan`, key-path `map`) and through `throttle`, as
+// Combine's do. Run under AddressSanitizer with LeakSanitizer in CI: a cycle left behind
+// fails the step.
+
+/// What a subscriber is attached to a subject through.
+enum RelLifetimePipeline: String, CaseIterable, CustomTestStringConvertible {
+    case direct, map, filter, compactMap, scan, keyPathMap, throttle
+
+    var testDescription: String { rawValue }
+
+    /// Subscribes `recorder` to `subject` through this pipeline.
+    func attach(_ recorder: TestRecorder<Int, Never>, to subject: PassthroughSubject<Int, Never>) {
+        switch self {
+        case .direct: subject.subscribe(recorder)
+        case .map: subject.map { $0 + 1 }.subscribe(recorder)
+        case .filter: subject.filter { $0 > 0 }.subscribe(recorder)
+        case .compactMap: subject.compactMap { $0 }.subscribe(recorder)
+        case .scan: subject.scan(0, +).subscribe(recorder)
+        case .keyPathMap: subject.map(\.self).subscribe(recorder)
+        case .throttle:
+            subject.throttle(for: .seconds(60), scheduler: ImmediateScheduler.shared, latest: true).subscribe(recorder)
+        }
+    }
+}
+
+@Suite("Reliability: a subscriber that keeps its subscription is released")
+struct RelSubscriberLifetimeTests {
+    @Test(arguments: RelLifetimePipeline.allCases)
+    func atCompletion(_ pipeline: RelLifetimePipeline) {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: TestRecorder<Int, Never>?
+        do {
+            let recorder = TestRecorder<Int, Never>(recordsSubscription: true, releasesSubscription: [])
+            weakRecorder = recorder
+            pipeline.attach(recorder, to: subject)
+            subject.send(1)
+            #expect(recorder.events.count == 2)   // the subscription and one value
+        }
+        #expect(weakRecorder != nil, "the subscription holds it while the stream goes on")
+        subject.send(completion: .finished)
+        #expect(weakRecorder == nil)
+    }
+
+    @Test(arguments: RelLifetimePipeline.allCases)
+    func atCancel(_ pipeline: RelLifetimePipeline) {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: TestRecorder<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+            weakRecorder = recorder
+            pipeline.attach(recorder, to: subject)
+            subscription = recorder.subscription
+        }
+        #expect(weakRecorder != nil)
+        subscription?.cancel()
+        #expect(weakRecorder == nil)
+        subject.send(2)   // reaches nobody
+        subscription?.request(.max(1))   // does nothing
+        subscription = nil
+    }
+
+    @Test func aCancelledThrottleIsNotKeptAliveByItsScheduledEmission() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: TestRecorder<Int, Never>?
+        weak var weakSubscription: AnyObject?
+        do {
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+            weakRecorder = recorder
+            subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+            subject.send(1)            // its emission is scheduled
+            weakSubscription = recorder.subscription as AnyObject?
+            recorder.subscription?.cancel()
+        }
+        #expect(scheduler.pendingCount == 1)
+        #expect(weakRecorder == nil)
+        #expect(weakSubscription == nil, "the scheduled action holds it weakly")
+        scheduler.advance(by: .seconds(2))   // runs the action: nothing to do
+    }
+}
