@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publishers {
     /// A publisher that omits a specified number of elements before republishing later
     /// elements, as in Combine.
@@ -52,9 +54,11 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
 extension Publishers.Drop {
-    /// Counts down the dropped elements; passes the upstream subscription through.
+    /// Counts down the dropped elements. It is the subscriber's subscription, as
+    /// Combine's is, so that a zero demand traps here, and that after a cancel or the
+    /// completion what a careless upstream still sends is dropped.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let count: Int
@@ -62,6 +66,13 @@ extension Publishers.Drop {
         /// (the subscriber contract); `@exclusivity(unchecked)` saves the dynamic
         /// exclusivity check that per-value path would pay.
         @exclusivity(unchecked) @usableFromInline var remaining: Int
+        /// Set by a cancel or the completion: nothing more goes downstream.
+        @usableFromInline let terminated = Atomic<Bool>(false)
+        /// Guards `upstream`.
+        @usableFromInline let lock = CompactLock()
+        /// The upstream subscription, from its arrival until a cancel or the completion.
+        /// `@exclusivity(unchecked)`: `lock` orders every access.
+        @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
 
         @inlinable
         init(downstream: Downstream, count: Int) {
@@ -74,15 +85,24 @@ extension Publishers.Drop {
 
         @inlinable
         func receive(subscription: any Subscription) {
+            lock.lock()
+            guard upstream == nil, !terminated.load(ordering: .relaxed) else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            upstream = subscription
+            lock.unlock()
             // The subscriber first (so it has its subscription before any event, even
             // when the dropped elements and the completion arrive synchronously), then
             // the demand for the elements that it will never see.
-            downstream.receive(subscription: subscription)
+            downstream.receive(subscription: self)
             if count > 0 { subscription.request(.max(count)) }
         }
 
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
+            if terminated.load(ordering: .relaxed) { return .none }
             if remaining > 0 {
                 // Requested for the drop, not by the subscriber: no replacement.
                 remaining -= 1
@@ -93,7 +113,24 @@ extension Publishers.Drop {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
+            guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            let upstream = lock.withLock { self.upstream.take() }
+            withExtendedLifetime(upstream) {}
             downstream.receive(completion: completion)
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            demand.assertNonZero()
+            let upstream = lock.withLock { self.upstream }
+            upstream?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            terminated.store(true, ordering: .releasing)
+            let upstream = lock.withLock { self.upstream.take() }
+            upstream?.cancel()
         }
     }
 }

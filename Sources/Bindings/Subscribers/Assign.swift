@@ -40,16 +40,23 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
-        /// Assigns `value` to the object's property, unless the stream has ended.
+        /// Assigns `value` to the object's property, unless the stream has ended. A value
+        /// from an upstream that breaks the rules (before the subscription, after the
+        /// end) is dropped, as in Combine.
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let root = lock.withLock { self.root }
+            let root = lock.withLock { subscription != nil ? self.root : nil }
             root?[keyPath: keyPath] = value
             return .none
         }
 
-        /// Ends the stream and releases the object.
+        /// Ends the stream and releases the object. A completion before the subscription
+        /// is ignored, as in Combine.
         public func receive(completion: Subscribers.Completion<Never>) {
             lock.lock()
+            guard subscription != nil else {
+                lock.unlock()
+                return
+            }
             finished = true
             let root = self.root
             self.root = nil

@@ -220,6 +220,17 @@ private typealias Demand = Subscribers.Demand
         #expect(message.contains("demand of zero"))
     }
 
+    @Test func zeroRequestOnADropFirstSubscriptionStopsTheProgram() async {
+        // As in Combine, where `dropFirst` traps on it (other pass-through operators let
+        // it through to their upstream).
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
+            PassthroughSubject<Int, Never>().dropFirst().subscribe(recorder)
+            recorder.request(.none)
+        }
+        #expect(standardError(of: result).contains("demand of zero"))
+    }
+
     @Test func zeroRequestOnJustAndEmptySubscriptionsStopsTheProgram() async {
         let just = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)

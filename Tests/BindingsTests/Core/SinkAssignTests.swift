@@ -370,4 +370,24 @@ private final class FinishOnDemand: Publisher, Subscription {
         #expect(target.value == 1)
         #expect(assign.description == "Assign Canary.")
     }
+
+    @Test func dropsWhatArrivesBeforeItsSubscription() {
+        // An upstream that breaks the rules: as in Combine, nothing is assigned, and a
+        // completion then does not end the stream.
+        let target = Canary()
+        let assign = Subscribers.Assign(object: target, keyPath: \Canary.value)
+        #expect(assign.receive(7) == .none)
+        assign.receive(completion: .finished)
+        #expect(target.value == 0)
+        #expect(assign.object === target)
+        let subscription = TestSubscription()
+        assign.receive(subscription: subscription)
+        #expect(subscription.requests == [.unlimited])
+        _ = assign.receive(8)
+        #expect(target.value == 8)
+        assign.receive(completion: .finished)
+        #expect(assign.object == nil)
+        _ = assign.receive(9)
+        #expect(target.value == 8)
+    }
 }

@@ -77,4 +77,33 @@ struct OperatorsDropTests {
         #expect(recorder.events == [.value(2)])
         #expect(cancels.count == 1)
     }
+
+    @Test func dropsWhatACarelessUpstreamSendsAfterACancelOrTheCompletion() {
+        let upstream = TestPublisher<Int, Never>()
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+        upstream.dropFirst().subscribe(recorder)
+        _ = upstream.send(1)
+        _ = upstream.send(2)
+        recorder.subscription?.cancel()
+        _ = upstream.send(3)
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.value(2)])
+        #expect(upstream.cancelCount == 1)
+
+        let finishing = TestPublisher<Int, Never>()
+        let second = TestRecorder<Int, Never>(releasesSubscription: [])
+        finishing.dropFirst(0).subscribe(second)
+        _ = finishing.send(1)
+        finishing.send(completion: .finished)
+        _ = finishing.send(2)
+        finishing.send(completion: .finished)
+        #expect(second.events == [.value(1), .finished])
+        #expect(second.violations.isEmpty)
+    }
+
+    @Test func theSubscriberGetsDropsOwnSubscription() {
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none)
+        PassthroughSubject<Int, Never>().dropFirst().subscribe(recorder)
+        #expect(recorder.subscription.map { String(describing: $0) } == "Drop")
+    }
 }

@@ -85,6 +85,21 @@ struct OperatorsHandleEventsTests {
         #expect(received.items == [])
     }
 
+    @Test func demandBeforeTheSubscriptionAccumulatesAndIsReported() {
+        // The subscriber gets its subscription first and asks at once; the upstream's
+        // subscription comes later and is asked for the sum.
+        let upstream = TestPublisher<Int, Never>(subscribesAtOnce: false)
+        let requests = LockedLog<Subscribers.Demand>()
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(2))
+        upstream.handleEvents(receiveRequest: { requests.append($0) }).subscribe(recorder)
+        recorder.request(.max(3))
+        #expect(requests.items == [.max(2), .max(3)])
+        #expect(upstream.requests == [])
+        upstream.attach()
+        #expect(upstream.requests == [.max(5)])
+        #expect(requests.items == [.max(2), .max(3)])
+    }
+
     @Test func noCancelAfterCompletion() {
         let log = LockedLog<String>()
         let recorder = TestRecorder<Int, Never>(releasesSubscription: [.onCompletion, .onCancel])

@@ -186,21 +186,18 @@ struct RelExitTests {
         #expect(message.contains("Publishers.Output needs a range of positions 0 or more"), "stderr: \(message)")
     }
 
-    @Test func concurrentNextOnAValuesIteratorIsNamed() async {
+    @Test func aValueThatAValuesIteratorDidNotAskForIsNamed() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            // Two tasks waiting on one iterator of a publisher that sends nothing.
-            let subject = PassthroughSubject<Int, Never>()
-            nonisolated(unsafe) var iterator = subject.values.makeAsyncIterator()
-            // `nonisolated(unsafe)`: the misuse under test is exactly this sharing; the
-            // process stops at the second `next()`, before anything else touches it.
-            async let first: Int? = iterator.next()
-            try? await Task.sleep(for: .milliseconds(100))
-            _ = await iterator.next()
-            _ = await first
+            // A publisher that ignores demand: it sends before any `next()` asked.
+            let upstream = TestPublisher<Int, Never>()
+            let iterator = upstream.values.makeAsyncIterator()
+            _ = upstream.send(1)
+            withExtendedLifetime(iterator) {}
         }
         let message = standardError(of: result)
-        #expect(message.contains("next() was called on a publisher's values iterator while another next() was waiting"),
+        #expect(message.contains("a publisher sent a value to a `values` iterator that had not asked for one"),
                 "stderr: \(message)")
+        #expect(message.contains("Make it send only what `request(_:)` asked for"), "stderr: \(message)")
     }
 
     @Test func anIndexedChangeOfKindSettingIsNamed() async {

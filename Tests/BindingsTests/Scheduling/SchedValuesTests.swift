@@ -34,6 +34,56 @@ struct SchedValuesTests {
         #expect(upstream.log == [.subscribed] + Array(repeating: .request(.max(1)), count: 4))
     }
 
+    @Test func severalTasksWaitingAtOnceEachAskForOneValueAndGetThemInTurn() async {
+        // As in Combine: copies of one iterator, used by several tasks at once.
+        let upstream = TestPublisher<Int, Never>()
+        // Shared by the tasks: the subscriber behind its copies is what is under test.
+        let iterator = UncheckedBox(upstream.values.makeAsyncIterator())
+        let first = Task {
+            var mine = iterator.value
+            return await mine.next()
+        }
+        await upstream.waitForLog(count: 2)
+        let second = Task {
+            var mine = iterator.value
+            return await mine.next()
+        }
+        await upstream.waitForLog(count: 3)
+        let third = Task {
+            var mine = iterator.value
+            return await mine.next()
+        }
+        await upstream.waitForLog(count: 4)
+        #expect(upstream.log == [.subscribed, .request(.max(1)), .request(.max(1)), .request(.max(1))])
+        _ = upstream.send(1)
+        _ = upstream.send(2)
+        #expect(await first.value == 1)
+        #expect(await second.value == 2)
+        // The end reaches the task still waiting.
+        upstream.send(completion: .finished)
+        #expect(await third.value == nil)
+    }
+
+    @Test func aFailureGoesToTheFirstTaskWaitingAndTheEndToTheOthers() async {
+        let upstream = TestPublisher<Int, TestError>()
+        let iterator = UncheckedBox(upstream.values.makeAsyncIterator())
+        let first = Task { () -> Swift.Result<Int?, any Error> in
+            var mine = iterator.value
+            do { return .success(try await mine.next()) } catch { return .failure(error) }
+        }
+        await upstream.waitForLog(count: 2)
+        let second = Task { () -> Swift.Result<Int?, any Error> in
+            var mine = iterator.value
+            do { return .success(try await mine.next()) } catch { return .failure(error) }
+        }
+        await upstream.waitForLog(count: 3)
+        upstream.send(completion: .failure(.boom))
+        let firstResult = await first.value
+        let secondResult = await second.value
+        #expect(throws: TestError.boom) { try firstResult.get() }
+        #expect((try? secondResult.get()) == .some(nil))
+    }
+
     @Test func aNextBeforeTheSubscriptionIsRequestedWhenItArrives() async {
         let upstream = TestPublisher<String, Never>(subscribesAtOnce: false)
         let subscriber = ValuesSubscriber<String, Never>()
