@@ -121,11 +121,26 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         Side("OpenCombine", OpenCombinePathCases.arrayAppend(counter)),
     ] }
 
+    // Combine parity (issue #13).
+    let pipeline = Comparison("pipeline_5_stages") { [
+        Side("Bindings", BindingsOperatorCases.pipeline(counter)),
+        Side("OpenCombine", OpenCombineOperatorCases.pipeline(counter)),
+    ] }
+    let share = Comparison("share_10_subscribers") { [
+        Side("Bindings", BindingsOperatorCases.share(counter)),
+        Side("OpenCombine", OpenCombineOperatorCases.share(counter)),
+    ] }
+
+    let shareCompletion = Comparison("share_10_subscribers_with_completion") { [
+        Side("Bindings", BindingsOperatorCases.shareWithCompletion(counter)),
+        Side("OpenCombine", OpenCombineOperatorCases.shareWithCompletion(counter)),
+    ] }
+
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, binding, floors, wide, cancelOne,
                liftedBinding, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
-               observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend]
+               observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion]
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
         writeToStandardError("compare: no comparison is called \(only); see --help\n")
@@ -243,6 +258,19 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
                 "OpenCombine `CurrentValueSubject<[Int], Never>`: `value.append` " + formatNanoseconds(arrayAppend[1]),
                 formatRatio(arraySpeedup, suffix: "x"), ">= 10x", verdict(arraySpeedup >= 10)])
 
+    var parity = Table(["Combine parity (ns per send)", "Bindings", "OpenCombine", "speedup", "bar", "met"])
+    for (name, comparison) in [
+        ("`PassthroughSubject` → `map` → `filter` → `removeDuplicates` → `scan` → `sink`", pipeline),
+        ("`share()` of a `PassthroughSubject`, 10 `sink` subscribers", share),
+    ] {
+        let ratio = comparison[1] / comparison[0]
+        parity.add([name, formatNanoseconds(comparison[0]), formatNanoseconds(comparison[1]),
+                    formatRatio(ratio, suffix: "x"), ">= 5x", verdict(ratio >= 5)])
+    }
+    parity.add(["(context) the same, each `sink(receiveCompletion:receiveValue:)` (a `Subscribers.Sink`)",
+                formatNanoseconds(shareCompletion[0]), formatNanoseconds(shareCompletion[1]),
+                formatRatio(shareCompletion[1] / shareCompletion[0], suffix: "x"), "", ""])
+
     let wideRatio = wide[1] / wide[0]
     let cancelRatio = cancelOne[1] / cancelOne[0]
     var scaling = Table(["scaling (Bindings, ns per op)", "small", "large", "ratio", "bar", "met"])
@@ -288,6 +316,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
 
         \(beyond.render())
 
+        \(parity.render())
+
         \(scaling.render())
 
         \(memory.render())
@@ -320,6 +350,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
           makes the idle observation leave (so each subscription makes it anew); the subject row counts the
           slower of Bindings' two; the
           chain maps and filters every value; 20,000 models each have one sink and are set in turn.
+        - Combine parity: a `send` on a `PassthroughSubject`, through `map`, `filter` (half the values
+          pass), `removeDuplicates` and `scan` into a `sink`; and through `share()` to 10 `sink`s.
         - one of 1,000 properties: a set of the middle property of a model whose 1,000 @Observed
           properties each have a `sink` subscriber, against the 1-property model.
         - bytes per subscription: mallinfo2().uordblks (bytes in use, chunk headers included) after
@@ -364,6 +396,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     ])
     json.add("autorun_vs_sink", relative(autorunSet[0]))
     json.add("observable_array_append_1000", pair(arrayAppend))
+    json.add("pipeline_5_stages", pair(pipeline))
+    json.add("share_10_subscribers", pair(share))
 
     return ComparisonReport(text: text, json: json.render())
 }

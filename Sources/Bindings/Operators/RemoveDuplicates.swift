@@ -112,6 +112,21 @@ extension Publishers.RemoveDuplicates {
     }
 }
 
+extension Publishers.RemoveDuplicates {
+    /// Not for use: the upstream's fused sink, through the comparison with the last
+    /// value published (see `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? {
+        let predicate = self.predicate
+        let last = FusedState<Output?>(nil)
+        return upstream._fusedSink { value in
+            if let previous = last.value, predicate(previous, value) { return }
+            last.value = value
+            receiveValue(value)
+        }
+    }
+}
+
 extension Publisher {
     /// Publishes only elements that don't match the previous element, as judged by
     /// `predicate` (`true` means "duplicate: drop it").

@@ -86,6 +86,20 @@ extension Publishers.Scan {
     }
 }
 
+extension Publishers.Scan {
+    /// Not for use: the upstream's fused sink, through the running result (see
+    /// `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable? {
+        let nextPartialResult = self.nextPartialResult
+        let result = FusedState(initialResult)
+        return upstream._fusedSink { value in
+            result.value = nextPartialResult(result.value, value)
+            receiveValue(result.value)
+        }
+    }
+}
+
 extension Publisher {
     /// Transforms elements by providing the current element to a closure along with the
     /// last value returned by the closure, publishing each result.

@@ -91,4 +91,61 @@ struct FusedSinkTests {
         #expect(received.items == [2, 3])
         withExtendedLifetime(c) {}
     }
+
+    @Test func removeDuplicatesAndScanFuseWithTheSameValuesAsTheirSubscribers() {
+        let subject = PassthroughSubject<Int, Never>()
+        let fused = LockedLog<Int>()
+        let unfused = TestRecorder<Int, Never>()
+        let pipeline = subject.map { $0 / 2 }.removeDuplicates().scan(100) { $0 + $1 }
+        let c = pipeline.sink { fused.append($0) }
+        pipeline.subscribe(unfused)
+        #expect(c.targetForTesting is SubjectValueObserver<Int, Never>)
+        for value in [0, 1, 2, 3, 3, 4, 9] { subject.send(value) }
+        // Halves 0 0 1 1 1 2 4; without repeats 0 1 2 4; running sums from 100.
+        #expect(fused.items == [100, 101, 103, 107])
+        #expect(unfused.values == fused.items)
+        c.cancel()
+        subject.send(20)
+        #expect(fused.items == [100, 101, 103, 107])
+    }
+
+    @Test func eachFusedSinkHasItsOwnState() {
+        let subject = PassthroughSubject<Int, Never>()
+        let first = LockedLog<Int>()
+        let second = LockedLog<Int>()
+        let running = subject.scan(0, +)
+        let a = running.sink { first.append($0) }
+        subject.send(1)
+        let b = running.sink { second.append($0) }
+        subject.send(2)
+        #expect(first.items == [1, 3])
+        #expect(second.items == [2])
+        withExtendedLifetime((a, b)) {}
+    }
+
+    @Test func aSinkOnShareIsOneClosureOnTheSharedSubjectAndCountsAsASubscriber() {
+        let upstream = TestPublisher<Int, Never>()
+        let shared = upstream.share()
+        let a = LockedLog<Int>()
+        let b = TestRecorder<Int, Never>()
+        let ca = shared.sink { a.append($0) }
+        #expect(upstream.requests == [.unlimited])
+        shared.subscribe(b)
+        _ = upstream.send(1)
+        ca.cancel()
+        _ = upstream.send(2)
+        #expect(upstream.cancelCount == 0, "the recorder is still attached")
+        b.cancel()
+        #expect(upstream.cancelCount == 1)
+        #expect(a.items == [1])
+        #expect(b.values == [1, 2])
+        // The fused sink alone: its cancel (or release) disconnects.
+        var cc: AnyCancellable? = shared.sink { a.append($0) }
+        #expect(upstream.requests == [.unlimited, .unlimited])
+        _ = upstream.send(3)
+        cc = nil
+        #expect(upstream.cancelCount == 2)
+        #expect(a.items == [1, 3])
+        withExtendedLifetime(cc) {}
+    }
 }

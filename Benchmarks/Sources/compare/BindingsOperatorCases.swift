@@ -1,0 +1,49 @@
+import Bindings
+
+// The rows of issue #13 ("Combine parity"): a pipeline of operators on a subject, and
+// `share()` with 10 subscribers; the same code as OpenCombine's side.
+
+@inline(never)
+func bindingsSendPassthrough(_ subject: PassthroughSubject<Int, Never>, _ count: Int) {
+    for i in 0..<count { subject.send(i) }
+}
+
+enum BindingsOperatorCases {
+    /// `map`, `filter`, `removeDuplicates`, `scan`, `sink` on a `PassthroughSubject`; a
+    /// send is timed (half the values pass the filter).
+    static func pipeline(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscription = subject
+            .map { $0 &+ 1 }
+            .filter { $0 & 1 == 0 }
+            .removeDuplicates()
+            .scan(0) { $0 &+ $1 }
+            .sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { bindingsSendPassthrough(subject, count) } }
+        }
+    }
+
+    /// `share()` of a `PassthroughSubject` with 10 `sink` subscribers; a send (delivered
+    /// to all 10) is timed.
+    static func share(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        let subscriptions = (0..<10).map { _ in shared.sink { counter.total &+= $0 } }
+        return { count in
+            withExtendedLifetime(subscriptions) { timed { bindingsSendPassthrough(subject, count) } }
+        }
+    }
+
+    /// The same with `sink(receiveCompletion:receiveValue:)`: a `Subscribers.Sink` each.
+    static func shareWithCompletion(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        let subscriptions = (0..<10).map { _ in
+            shared.sink(receiveCompletion: { _ in }, receiveValue: { counter.total &+= $0 })
+        }
+        return { count in
+            withExtendedLifetime(subscriptions) { timed { bindingsSendPassthrough(subject, count) } }
+        }
+    }
+}

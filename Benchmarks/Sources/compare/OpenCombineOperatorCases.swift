@@ -1,0 +1,44 @@
+import OpenCombine
+
+// OpenCombine's side of the rows of issue #13: the same code.
+
+@inline(never)
+func openCombineSendPassthrough(_ subject: PassthroughSubject<Int, Never>, _ count: Int) {
+    for i in 0..<count { subject.send(i) }
+}
+
+enum OpenCombineOperatorCases {
+    static func pipeline(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscription = subject
+            .map { $0 &+ 1 }
+            .filter { $0 & 1 == 0 }
+            .removeDuplicates()
+            .scan(0) { $0 &+ $1 }
+            .sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { openCombineSendPassthrough(subject, count) } }
+        }
+    }
+
+    static func share(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        let subscriptions = (0..<10).map { _ in shared.sink { counter.total &+= $0 } }
+        return { count in
+            withExtendedLifetime(subscriptions) { timed { openCombineSendPassthrough(subject, count) } }
+        }
+    }
+
+    /// The same with `sink(receiveCompletion:receiveValue:)`: a `Subscribers.Sink` each.
+    static func shareWithCompletion(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        let subscriptions = (0..<10).map { _ in
+            shared.sink(receiveCompletion: { _ in }, receiveValue: { counter.total &+= $0 })
+        }
+        return { count in
+            withExtendedLifetime(subscriptions) { timed { openCombineSendPassthrough(subject, count) } }
+        }
+    }
+}
