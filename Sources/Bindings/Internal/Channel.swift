@@ -602,6 +602,7 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
     /// subject updates its current value or records its completion, atomically with the
     /// event's place in the order. `call` delivers it to each observer when it is
     /// delivered at once (see ``send(_:calling:)``).
+    ///
     @inlinable
     final func send(
         _ event: Event, accept: () -> Bool,
@@ -619,6 +620,19 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
     final func send(
         makingUnderLock make: () -> Event?,
         calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
+    ) {
+        sendInlined(makingUnderLock: make, calling: call)
+    }
+
+    /// ``send(makingUnderLock:calling:)``, always inlined into the caller: for a caller
+    /// whose `call` captures the value it sends (a subject's), which, called out of line,
+    /// becomes an indirect call per observer (measured: `CurrentValueSubject.send` with
+    /// one sink 7.0 -> 13.3 ns). Not for every send: always inlined into
+    /// `ObservableValue.update`, the same code measured 9.9 -> 12.1 ns.
+    @inlinable @inline(__always)
+    final func sendInlined(
+        makingUnderLock make: () -> Event?,
+        calling call: (ChannelObserver<Event>, Event) -> Void
     ) {
         lock()
         guard let event = make() else {

@@ -80,15 +80,38 @@ extension SubjectCore {
         return cancellable
     }
 
-    /// Delivers `event` to `observer`: a ``SubjectValueObserver``'s closure straight from
-    /// this code, specialized where it is inlined (marked by a bit, so no dynamic cast);
-    /// anything else through its `receive(_:)`.
+    /// Delivers `event` to `observer`: a ``SubjectValueObserver``'s closure, or a
+    /// ``SubjectConduitBase``'s subscriber, straight from this code, specialized where it
+    /// is inlined (each marked by a bit, so no dynamic cast), with the value rather than
+    /// the event; anything else through its `receive(_:)`. (A conduit's own
+    /// `receive(_:)`, generic code that is never specialized, looked up the event type's
+    /// metadata to take the value out, for every subscriber of every value.)
     @inlinable @inline(__always)
     static func call(_ observer: ChannelObserver<SubjectEvent<Output, Failure>>, _ event: SubjectEvent<Output, Failure>) {
-        if observer.optionBits & ValueObserverFlag.bit != 0, case .value(let value) = event {
-            unsafeDowncast(observer, to: SubjectValueObserver<Output, Failure>.self).receiveValue(value)
+        let bits = observer.optionBits
+        if bits & (ValueObserverFlag.bit | SubjectConduitFlag.bit) != 0, case .value(let value) = event {
+            if bits & ValueObserverFlag.bit != 0 {
+                unsafeDowncast(observer, to: SubjectValueObserver<Output, Failure>.self).receiveValue(value)
+            } else {
+                unsafeDowncast(observer, to: SubjectConduitBase<Output, Failure>.self).receiveValue(value)
+            }
         } else {
             observer.receive(event)
+        }
+    }
+}
+
+extension SubjectCore {
+    /// ``call(_:_:)`` for a value sent now, given as it is (see ``send(_:storingAfterCompletion:)``).
+    @inlinable @inline(__always)
+    static func callValue(_ observer: ChannelObserver<SubjectEvent<Output, Failure>>, _ value: Output) {
+        let bits = observer.optionBits
+        if bits & ValueObserverFlag.bit != 0 {
+            unsafeDowncast(observer, to: SubjectValueObserver<Output, Failure>.self).receiveValue(value)
+        } else if bits & SubjectConduitFlag.bit != 0 {
+            unsafeDowncast(observer, to: SubjectConduitBase<Output, Failure>.self).receiveValue(value)
+        } else {
+            observer.receive(.value(value))
         }
     }
 }
