@@ -1,0 +1,145 @@
+import BindingsTestSupport
+import Dispatch
+import Foundation
+import Testing
+@testable import Bindings
+
+// Issue 13, item 1: `Future` and `Record`, with Combine's semantics.
+
+@Suite("Publishers: Future")
+struct FutureTests {
+    @Test func runsItsClosureOnceAtOnceAndGivesEverySubscriberTheResult() {
+        var runs = 0
+        var fulfil: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { promise in
+            runs += 1
+            fulfil = promise
+        }
+        #expect(runs == 1)
+        let early = TestRecorder<Int, Never>(recordsSubscription: true)
+        future.subscribe(early)
+        #expect(early.events == [.subscription])
+        fulfil?(.success(7))
+        fulfil?(.success(8))   // only the first counts
+        let late = TestRecorder<Int, Never>()
+        future.subscribe(late)
+        #expect(runs == 1)
+        #expect(early.events == [.subscription, .value(7), .finished])
+        #expect(late.events == [.value(7), .finished])
+    }
+
+    @Test func aValueWaitsForDemandAFailureDoesNot() {
+        let succeeding = Future<Int, TestError> { $0(.success(1)) }
+        let waiting = TestRecorder<Int, TestError>(initialDemand: .none)
+        succeeding.subscribe(waiting)
+        #expect(waiting.events == [])
+        waiting.request(.max(1))
+        #expect(waiting.events == [.value(1), .finished])
+
+        let failing = Future<Int, TestError> { $0(.failure(.boom)) }
+        let noDemand = TestRecorder<Int, TestError>(initialDemand: .none)
+        failing.subscribe(noDemand)
+        #expect(noDemand.events == [.failure(.boom)])
+    }
+
+    @Test func aCancelledSubscriberGetsNothingAndIsReleased() {
+        var fulfil: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { fulfil = $0 }
+        weak var weakRecorder: TestRecorder<Int, Never>?
+        do {
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+            weakRecorder = recorder
+            future.subscribe(recorder)
+            recorder.subscription?.cancel()
+        }
+        #expect(weakRecorder == nil)
+        fulfil?(.success(1))
+    }
+
+    @Test func thePromiseMayBeCalledFromAnotherThread() async {
+        let future = Future<Int, Never> { promise in
+            DispatchQueue.global().async { promise(.success(42)) }
+        }
+        var received: [Int] = []
+        for await value in future.values { received.append(value) }
+        #expect(received == [42])
+    }
+
+    @Test func manySubscribersOnManyThreadsEachGetTheResultOnce() {
+        // Under ThreadSanitizer in CI: the promise races with the subscriptions.
+        let fulfil = Locked<Future<Int, Never>.Promise?>(nil)
+        let future = Future<Int, Never> { promise in fulfil.value = promise }
+        let received = LockedLog<Int>()
+        let cancellables = Locked<[AnyCancellable]>([])
+        let shared = UncheckedBox(future)   // subscribing is thread-safe: what is under test
+        DispatchQueue.concurrentPerform(iterations: 16) { index in
+            if index == 8 { fulfil.value?(.success(5)) }
+            let c = shared.value.sink { received.append($0) }
+            cancellables.withLock { $0.append(c) }
+        }
+        #expect(received.items == Array(repeating: 5, count: 16))
+    }
+}
+
+/// A failure that can be encoded, for a recording's completion.
+private struct RecordedError: Error, Codable, Equatable {
+    let code: Int
+}
+
+@Suite("Publishers: Record")
+struct RecordTests {
+    @Test func replaysItsRecordingToEachSubscriberAsDemandAllows() {
+        let record = Record<Int, TestError>(output: [1, 2, 3], completion: .failure(.boom))
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .max(2))
+        record.subscribe(recorder)
+        #expect(recorder.events == [.value(1), .value(2)])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(1), .value(2), .value(3), .failure(.boom)])
+        let second = TestRecorder<Int, TestError>()
+        record.subscribe(second)
+        #expect(second.events == [.value(1), .value(2), .value(3), .failure(.boom)])
+    }
+
+    @Test func recordsWhatItsClosureReceives() {
+        let record = Record<String, Never> { recording in
+            recording.receive("a")
+            recording.receive("b")
+            recording.receive(completion: .finished)
+        }
+        #expect(record.recording.output == ["a", "b"])
+        let recorder = TestRecorder<String, Never>()
+        record.subscribe(recorder)
+        #expect(recorder.events == [.value("a"), .value("b"), .finished])
+    }
+
+    @Test func anEmptyRecordingCompletesAtOnceAndCancelStopsTheRest() {
+        let empty = Record<Int, Never>(output: [], completion: .finished)
+        let none = TestRecorder<Int, Never>(initialDemand: .none)
+        empty.subscribe(none)
+        #expect(none.events == [.finished])
+
+        let record = Record<Int, Never>(output: [1, 2, 3], completion: .finished)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [])
+        record.subscribe(recorder)
+        recorder.subscription?.cancel()
+        recorder.subscription?.request(.max(5))
+        #expect(recorder.events == [.value(1)])
+    }
+
+    @Test func roundTripsThroughJSON() throws {
+        let record = Record<Int, RecordedError>(output: [4, 5], completion: .failure(RecordedError(code: 3)))
+        let decoded = try JSONDecoder().decode(Record<Int, RecordedError>.self, from: JSONEncoder().encode(record))
+        #expect(decoded.recording.output == [4, 5])
+        let recorder = TestRecorder<Int, RecordedError>()
+        decoded.subscribe(recorder)
+        #expect(recorder.events == [.value(4), .value(5), .failure(RecordedError(code: 3))])
+    }
+
+    @Test func aValueAfterTheCompletionStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            var recording = Record<Int, Never>.Recording()
+            recording.receive(completion: .finished)
+            recording.receive(1)
+        }
+    }
+}
