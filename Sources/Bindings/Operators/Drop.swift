@@ -54,7 +54,7 @@ extension Publishers.Drop: Sendable where Upstream: Sendable {}
 extension Publishers.Drop {
     /// Counts down the dropped elements; passes the upstream subscription through.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let count: Int

@@ -57,7 +57,7 @@ extension Publishers.Filter {
 
     /// Tests each value; passes the upstream subscription through.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Output) -> Bool

@@ -46,7 +46,7 @@ extension Publishers {
 extension Publishers.Scan {
     /// Accumulates the running result; passes the upstream subscription through.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let nextPartialResult: (Output, Upstream.Output) -> Output
@@ -66,6 +66,10 @@ extension Publishers.Scan {
         }
 
         @usableFromInline var description: String { "Scan" }
+
+        /// The subscriber and the running result, as Combine shows them. `result` belongs
+        /// to the delivering thread: reflect from there (a breakpoint or `dump` in a callback).
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "result": result]) }
 
         @inlinable
         func receive(subscription: any Subscription) {

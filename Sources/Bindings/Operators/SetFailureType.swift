@@ -36,7 +36,7 @@ extension Publishers {
         }
 
         /// Forwards everything; a `.finished` completion is all a never-failing upstream sends.
-        private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        private struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             let downstream: Downstream
             let combineIdentifier = CombineIdentifier()
