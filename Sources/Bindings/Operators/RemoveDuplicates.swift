@@ -67,7 +67,9 @@ extension Publishers.RemoveDuplicates {
         /// The subscriber and the last published value, as Combine shows them. `last`
         /// belongs to the delivering thread: reflect from there (a breakpoint or `dump` in
         /// a callback).
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "last": last as Any]) }
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream, "last": last as Any])
+        }
 
         /// Passes the first subscription on; cancels any later one, as Combine does.
         @inlinable

@@ -69,7 +69,9 @@ extension Publishers.Scan {
 
         /// The subscriber and the running result, as Combine shows them. `result` belongs
         /// to the delivering thread: reflect from there (a breakpoint or `dump` in a callback).
-        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "result": result]) }
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream, "result": result])
+        }
 
         @inlinable
         func receive(subscription: any Subscription) {

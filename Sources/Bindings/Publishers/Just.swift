@@ -73,7 +73,8 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Combi
         demand.assertNonZero()
         while true {
             let (exchanged, found) = state.compareExchange(
-                expected: SingleValueState.waiting, desired: SingleValueState.delivering, ordering: .acquiringAndReleasing)
+                expected: SingleValueState.waiting, desired: SingleValueState.delivering,
+                ordering: .acquiringAndReleasing)
             if exchanged { break }
             // Delivered or cancelled already; or lent to `customMirror`, which gives it
             // back at once.
