@@ -3,7 +3,7 @@ extension Publishers {
     /// each upstream element, as in Combine.
     ///
     /// ```swift
-    /// let c = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }   // 1, 3
+    /// let c = text.compactMap { Int($0) }.sink { print($0) }   // "1", "x", "3" print 1, 3
     /// ```
     ///
     /// The subscriber receives the upstream subscription; each `nil` result is replaced

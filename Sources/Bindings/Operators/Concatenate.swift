@@ -201,7 +201,7 @@ extension Publisher {
     /// Appends the specified values to this publisher's output, once it finishes.
     ///
     /// ```swift
-    /// let c = [1, 2].publisher.append(3, 4).sink { print($0) }   // 1, 2, 3, 4
+    /// let c = subject.append(3, 4).sink { print($0) }   // the subject's values, then 3, 4
     /// ```
     public func append(
         _ elements: Output...

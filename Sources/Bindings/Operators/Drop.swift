@@ -3,7 +3,7 @@ extension Publishers {
     /// elements, as in Combine.
     ///
     /// ```swift
-    /// let c = [1, 2, 3].publisher.dropFirst().sink { print($0) }   // 2, 3
+    /// let c = numbers.dropFirst().sink { print($0) }   // 1, 2, 3 print 2, 3
     /// ```
     ///
     /// As in Combine, it asks upstream for the `count` elements it drops as soon as it

@@ -3,7 +3,7 @@ extension Publishers {
     /// provided closure, as in Combine.
     ///
     /// ```swift
-    /// let c = Just(21).map { $0 * 2 }.sink { print($0) }   // prints 42
+    /// let c = prices.map { $0 * 2 }.sink { print($0) }   // 21 prints 42
     /// ```
     ///
     /// Like Combine's, it adds no subscription of its own: the subscriber receives the
@@ -102,7 +102,7 @@ extension Publisher {
     /// Replaces each `nil` element with `output`.
     ///
     /// ```swift
-    /// let c = ["a", nil, "c"].publisher.replaceNil(with: "-").sink { print($0) }   // a, -, c
+    /// let c = nicknames.replaceNil(with: "-").sink { print($0) }   // "ada" prints ada, nil prints -
     /// ```
     public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
         Publishers.Map(upstream: self) { $0 ?? output }

@@ -3,7 +3,7 @@ extension Publishers {
     /// published element, as in Combine.
     ///
     /// ```swift
-    /// let c = [1, 1, 2, 2, 1].publisher.removeDuplicates().sink { print($0) }   // 1, 2, 1
+    /// let c = numbers.removeDuplicates().sink { print($0) }   // 1, 1, 2, 2, 1 print 1, 2, 1
     /// ```
     ///
     /// Each element is compared with the last one published. The subscriber receives the

@@ -3,7 +3,7 @@ extension Publishers {
     /// previous return value and the next element, as in Combine.
     ///
     /// ```swift
-    /// let c = [1, 2, 3].publisher.scan(0, +).sink { print($0) }   // 1, 3, 6
+    /// let c = numbers.scan(0, +).sink { print($0) }   // 1, 2, 3 print 1, 3, 6
     /// ```
     ///
     /// Each subscription starts from `initialResult` and publishes every running result.
@@ -97,7 +97,7 @@ extension Publisher {
     /// last value returned by the closure, publishing each result.
     ///
     /// ```swift
-    /// let c = [1, 2, 3].publisher.scan(0) { $0 + $1 }.sink { print($0) }   // 1, 3, 6
+    /// let c = taps.scan(0) { count, _ in count + 1 }.sink { print($0) }   // 1, 2, 3, ...
     /// ```
     @inlinable
     public func scan<T>(
