@@ -20,13 +20,15 @@ extension Publisher {
 /// Combine.
 ///
 /// Create one with the `values` property of a publisher
-/// that can fail. Its iterator throws the publisher's own `Failure` type (typed throws),
-/// which `try`/`catch` code written for Combine's untyped `throws` accepts unchanged.
+/// that can fail. Its iterator's `next()` is declared `throws`, as Combine's is: what it
+/// throws is always the publisher's `Failure`, which a `catch let error as MyError`
+/// recovers.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// The type of element produced by this asynchronous sequence.
     public typealias Element = P.Output
-    /// The error the sequence throws: the publisher's failure.
-    public typealias Failure = P.Failure
+    /// The error type the sequence declares: any error, as the iterator's untyped
+    /// `throws` (the publisher's failure at run time).
+    public typealias Failure = any Error
 
     private let publisher: P
 
@@ -45,8 +47,8 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     public struct Iterator: AsyncIteratorProtocol {
         /// The type of element produced by this iterator.
         public typealias Element = P.Output
-        /// The error the iterator throws: the publisher's failure.
-        public typealias Failure = P.Failure
+        /// The error type the iterator declares: any error, as its untyped `throws`.
+        public typealias Failure = any Error
 
         private let handle: ValuesSubscriber<P.Output, P.Failure>.Handle
 
@@ -55,12 +57,15 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         /// Requests one element and returns it; returns `nil` once the publisher has
         /// finished or the calling task has been cancelled, and throws the publisher's
         /// failure (once; later calls return `nil`).
-        public mutating func next() async throws(P.Failure) -> P.Output? {
+        ///
+        /// Untyped `throws`, as Combine declares it. (Typed `throws(P.Failure)` made the
+        /// compiler crash where a generic `rethrows` function iterates the sequence.)
+        public mutating func next() async throws -> P.Output? {
             try await next(isolation: nil)
         }
 
         /// Like ``next()``, waiting in the caller's isolation.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(P.Failure) -> P.Output? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> P.Output? {
             try await handle.subscriber.next(isolation: actor).get()
         }
     }

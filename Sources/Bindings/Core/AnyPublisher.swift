@@ -3,7 +3,9 @@
 /// ```swift
 /// let names: AnyPublisher<String, Never> = person.$firstName.eraseToAnyPublisher()
 /// ```
-public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+{
     /// The wrapped publisher, behind a class whose generic method receives the subscriber
     /// as it is: no `AnySubscriber` (three closure contexts) per subscription, and no
     /// closure call per value.
@@ -19,8 +21,11 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
         box = AnyPublisherBox(publisher)
     }
 
-    /// `AnyPublisher<Wrapped>`, naming the wrapped publisher's type.
-    public var description: String { box.description }
+    /// `"AnyPublisher"`, as in Combine: the wrapped publisher stays hidden.
+    public var description: String { "AnyPublisher" }
+
+    /// `"AnyPublisher"`, as in Combine.
+    public var playgroundDescription: Any { description }
 
     /// Attaches `subscriber` to the wrapped publisher.
     @inlinable
@@ -34,9 +39,6 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 class AnyPublisherBoxBase<Output, Failure: Error> {
     @usableFromInline
     init() {}
-
-    @usableFromInline
-    var description: String { "AnyPublisher" }
 
     @usableFromInline
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -54,9 +56,6 @@ final class AnyPublisherBox<Wrapped: Publisher>: AnyPublisherBoxBase<Wrapped.Out
     init(_ wrapped: Wrapped) {
         self.wrapped = wrapped
     }
-
-    @usableFromInline
-    override var description: String { "AnyPublisher<\(Wrapped.self)>" }
 
     @usableFromInline
     override func receive<S: Subscriber>(subscriber: S)

@@ -73,3 +73,30 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) { receiveCompletionBody(completion) }
 }
+
+extension AnySubscriber: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The wrapped subscriber's mirror, or one of it with no children when it has no
+    /// mirror of its own; for a subscriber made of closures, the mirror of the string
+    /// "Anonymous AnySubscriber". As in Combine.
+    public var customMirror: Mirror {
+        if let reflectable = described as? any CustomReflectable { return reflectable.customMirror }
+        // Only the closure-based subscriber is described by a string.
+        if let name = described as? String { return Mirror(reflecting: name) }
+        return Self.childlessMirror(of: described)
+    }
+
+    /// The wrapped subscriber's playground description, or else its description, as in
+    /// Combine.
+    public var playgroundDescription: Any {
+        if let displayable = described as? any CustomPlaygroundDisplayConvertible {
+            return displayable.playgroundDescription
+        }
+        return description
+    }
+
+    /// A mirror whose subject type is the wrapped subscriber's own (the existential is
+    /// opened here), not `Any`.
+    private static func childlessMirror<Subject>(of subject: Subject) -> Mirror {
+        Mirror(subject, children: EmptyCollection<Mirror.Child>())
+    }
+}

@@ -16,8 +16,9 @@ public enum Subscriptions {
     public static var empty: any Subscription { EmptySubscription.shared }
 }
 
-private final class EmptySubscription: Subscription, Sendable {
+private final class EmptySubscription: Subscription, CombineReflectable, Sendable {
     static let shared = EmptySubscription()
+    var description: String { "Empty" }
     func request(_ demand: Subscribers.Demand) { demand.assertNonZero() }
     func cancel() {}
 }

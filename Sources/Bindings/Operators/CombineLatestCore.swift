@@ -32,7 +32,7 @@ protocol CombineLatestValues {
 /// - Thread-safe: upstreams may send on different threads at once. Downstream calls are
 ///   serialised through a ``DeliveryQueue``; no lock is held while calling out.
 final class CombineLatestCore<Values: CombineLatestValues, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible
+    CombineReflectable
 where Downstream.Input == Values.Output {
     typealias Failure = Downstream.Failure
     typealias Event = DeliveryQueue<Values.Output, Failure>.Event
@@ -66,6 +66,23 @@ where Downstream.Input == Values.Output {
     }
 
     var description: String { "CombineLatest" }
+
+    /// The subscriber, the upstream subscriptions, the outstanding demand and the latest
+    /// values, as Combine shows them.
+    var customMirror: Mirror {
+        lock.lock()
+        let downstream = self.downstream
+        let subscriptions = upstreams.map { upstream -> (any Subscription)? in
+            if case .subscribed(let subscription) = upstream { subscription } else { nil }
+        }
+        let demand = self.demand
+        let latest = self.latest
+        lock.unlock()
+        return Mirror(self, children: [
+            "downstream": downstream as Any, "upstreamSubscriptions": subscriptions, "demand": demand,
+            "buffers": latest,
+        ])
+    }
 
     /// The subscriber for upstream number `index`, which records each value with `store`.
     func side<Input>(_ index: Int, _ store: @escaping (inout Values, Input) -> Void) -> Side<Input> {
@@ -244,7 +261,7 @@ where Downstream.Input == Values.Output {
     // MARK: Side
 
     /// The subscriber to one upstream: forwards its events, tagged with its index.
-    struct Side<Input>: Subscriber, CustomStringConvertible {
+    struct Side<Input>: Subscriber, CombineReflectable {
         typealias Failure = Downstream.Failure
 
         let core: CombineLatestCore

@@ -3,7 +3,7 @@ extension Publishers {
     /// each upstream element, as in Combine.
     ///
     /// ```swift
-    /// let c = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }   // 1, 3
+    /// let c = text.compactMap { Int($0) }.sink { print($0) }   // "1", "x", "3" print 1, 3
     /// ```
     ///
     /// The subscriber receives the upstream subscription; each `nil` result is replaced
@@ -47,7 +47,7 @@ extension Publishers {
 extension Publishers.CompactMap {
     /// Transforms each value and drops `nil`s; passes the upstream subscription through.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output?
@@ -92,5 +92,26 @@ extension Publisher {
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers.CompactMap {
+    /// Returns a single `CompactMap` that applies this transform, then `transform`, as
+    /// Combine fuses consecutive `compactMap`s.
+    ///
+    /// ```swift
+    /// let p: Publishers.CompactMap<PassthroughSubject<String, Never>, Int> =
+    ///     text.compactMap { Int($0) }.compactMap { $0 > 0 ? $0 : nil }
+    /// ```
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap<Upstream, T>(upstream: upstream) { first($0).flatMap(transform) }
+    }
+
+    /// Returns a single `CompactMap` that applies this transform, then `transform` to its
+    /// non-`nil` results, as Combine fuses a `map` after a `compactMap`.
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap<Upstream, T>(upstream: upstream) { first($0).map(transform) }
     }
 }

@@ -48,7 +48,7 @@ extension Publishers.Concatenate {
     /// As Combine's: it never delivers more than was demanded, nor anything after the
     /// end (an upstream that breaks the rules loses what it sends too much or too late);
     /// `request(.none)` passes through to the upstream; a cancel releases the suffix.
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
     where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
         private enum Phase {
             case awaitingPrefix, prefix, awaitingSuffix, suffix, terminal
@@ -194,5 +194,41 @@ extension Publisher {
         _ publisher: P
     ) -> Publishers.Concatenate<P, Self> where P.Output == Output, P.Failure == Failure {
         Publishers.Concatenate(prefix: publisher, suffix: self)
+    }
+}
+
+extension Publisher {
+    /// Appends the specified values to this publisher's output, once it finishes.
+    ///
+    /// ```swift
+    /// let c = subject.append(3, 4).sink { print($0) }   // the subject's values, then 3, 4
+    /// ```
+    public func append(
+        _ elements: Output...
+    ) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+        append(elements)
+    }
+
+    /// Appends the elements of a sequence to this publisher's output, once it finishes.
+    ///
+    /// ```swift
+    /// let c = history.append(pending).sink { print($0) }
+    /// ```
+    public func append<S: Swift.Sequence>(
+        _ elements: S
+    ) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>> where S.Element == Output {
+        append(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends the output of another publisher, subscribed to only when this one
+    /// finishes.
+    ///
+    /// ```swift
+    /// let c = cached.append(live).sink { print($0) }
+    /// ```
+    public func append<P: Publisher>(
+        _ publisher: P
+    ) -> Publishers.Concatenate<Self, P> where P.Output == Output, P.Failure == Failure {
+        Publishers.Concatenate(prefix: self, suffix: publisher)
     }
 }

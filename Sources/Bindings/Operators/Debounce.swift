@@ -73,7 +73,7 @@ extension Publishers.Debounce {
     /// longer current does nothing. The timer is a repeating one only so that it can be
     /// cancelled (a one-shot `schedule(after:)` cannot be); it is cancelled at its first
     /// firing, by the next value, by the completion and by `cancel()`.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
@@ -113,6 +113,15 @@ extension Publishers.Debounce {
         }
 
         var description: String { "Debounce" }
+
+        /// The subscriber, its outstanding demand and the value waiting for its quiet
+        /// period, as Combine shows them.
+        var customMirror: Mirror {
+            let (demand, pending) = lock.withLock { (self.demand, self.pending) }
+            return Mirror(self, children: [
+                "downstream": downstream, "downstreamDemand": demand, "currentValue": pending as Any,
+            ])
+        }
 
         func receive(subscription: any Subscription) {
             lock.lock()

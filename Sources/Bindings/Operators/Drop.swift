@@ -5,7 +5,7 @@ extension Publishers {
     /// elements, as in Combine.
     ///
     /// ```swift
-    /// let c = [1, 2, 3].publisher.dropFirst().sink { print($0) }   // 2, 3
+    /// let c = numbers.dropFirst().sink { print($0) }   // 1, 2, 3 print 2, 3
     /// ```
     ///
     /// As in Combine, it asks upstream for the `count` elements it drops as soon as it
@@ -58,7 +58,7 @@ extension Publishers.Drop {
     /// Combine's is, so that a zero demand traps here, and that after a cancel or the
     /// completion what a careless upstream still sends is dropped.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let count: Int

@@ -57,7 +57,7 @@ extension Publishers.Filter {
 
     /// Tests each value; passes the upstream subscription through.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let isIncluded: (Output) -> Bool
@@ -94,7 +94,7 @@ extension Publisher {
     /// Republishes all elements that match a provided closure.
     ///
     /// ```swift
-    /// let c = [1, 2, 3, 4].publisher.filter { $0 > 2 }.sink { print($0) }   // 3, 4
+    /// let c = numbers.filter { $0 > 2 }.sink { print($0) }   // 1, 2, 3, 4 print 3, 4
     /// ```
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {

@@ -55,7 +55,7 @@ extension Publishers {
 extension Publishers.FlatMap {
     /// The subscriber to the upstream: turns each element into an inner publisher and
     /// subscribes the merge to it.
-    private struct Outer<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    private struct Outer<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
 
@@ -93,5 +93,50 @@ extension Publisher {
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
         Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Transforms every element of this never-failing publisher into a publisher that
+    /// may fail, and merges their elements; the first failure ends the stream.
+    ///
+    /// ```swift
+    /// let c = ids.flatMap { fetch($0) }   // ids: Never-failing; fetch: AnyPublisher<Item, FetchError>
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { show($0) })
+    /// ```
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        Publishers.FlatMap(
+            upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Transforms every element into a publisher and merges their elements; neither
+    /// this publisher nor those can fail.
+    ///
+    /// ```swift
+    /// let c = rows.flatMap { $0.$title }.sink { print($0) }
+    /// ```
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// Transforms every element into a publisher that cannot fail, and merges their
+    /// elements; only this publisher's failure ends the stream early.
+    ///
+    /// ```swift
+    /// let c = requests.flatMap { Just($0.id) }   // requests may fail; Just cannot
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// ```
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            transform($0).setFailureType(to: Failure.self)
+        }
     }
 }

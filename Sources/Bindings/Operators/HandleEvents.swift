@@ -62,7 +62,7 @@ extension Publishers {
 extension Publishers.HandleEvents {
     /// Runs the closures and forwards everything; it is the subscription the subscriber
     /// gets, so that it can see requests and cancellation.
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         private enum State {
             case awaitingSubscription

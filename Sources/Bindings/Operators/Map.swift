@@ -3,7 +3,7 @@ extension Publishers {
     /// provided closure, as in Combine.
     ///
     /// ```swift
-    /// let c = Just(21).map { $0 * 2 }.sink { print($0) }   // prints 42
+    /// let c = prices.map { $0 * 2 }.sink { print($0) }   // 21 prints 42
     /// ```
     ///
     /// Like Combine's, it adds no subscription of its own: the subscriber receives the
@@ -55,7 +55,7 @@ extension Publishers.Map {
 
     /// Transforms each value, then passes the upstream subscription through unchanged.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let transform: (Upstream.Output) -> Output
@@ -95,5 +95,16 @@ extension Publisher {
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// Replaces each `nil` element with `output`.
+    ///
+    /// ```swift
+    /// let c = nicknames.replaceNil(with: "-").sink { print($0) }   // "ada" prints ada, nil prints -
+    /// ```
+    public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
+        Publishers.Map(upstream: self) { $0 ?? output }
     }
 }

@@ -37,7 +37,7 @@ extension Publishers {
 extension Publishers.MapKeyPath {
     /// Reads the key path of each value; passes the upstream subscription through.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let keyPath: KeyPath<Upstream.Output, Output>
@@ -50,6 +50,9 @@ extension Publishers.MapKeyPath {
         }
 
         @usableFromInline var description: String { "ValueForKey" }
+
+        /// The key path, as Combine shows it.
+        @usableFromInline var customMirror: Mirror { Mirror(self, children: ["keyPath": keyPath]) }
 
         @inlinable
         func receive(subscription: any Subscription) {

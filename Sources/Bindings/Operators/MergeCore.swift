@@ -16,7 +16,7 @@
 ///
 /// `flatMap` adds a *source*, the outer publisher whose values become inners: see
 /// ``receiveSource(subscription:maxPublishers:)`` and ``addInner()``.
-final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
     typealias Event = DeliveryQueue<Input, Failure>.Event
@@ -322,7 +322,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
     // MARK: Side
 
     /// The subscriber to one inner: forwards its events, tagged with its id.
-    struct Side: Subscriber, CustomStringConvertible {
+    struct Side: Subscriber, CombineReflectable {
         typealias Input = Downstream.Input
         typealias Failure = Downstream.Failure
 

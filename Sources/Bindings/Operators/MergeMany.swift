@@ -30,7 +30,8 @@ extension Publishers {
 
         /// Gives `subscriber` its subscription, then subscribes to every publisher in order.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = MergeCore(downstream: subscriber, count: publishers.count, description: "MergeMany")
+            // "Merge": Combine names `MergeMany`'s subscription as `merge(with:)`'s.
+            let core = MergeCore(downstream: subscriber, count: publishers.count, description: "Merge")
             subscriber.receive(subscription: core)
             for (id, publisher) in publishers.enumerated() {
                 publisher.subscribe(core.side(id))

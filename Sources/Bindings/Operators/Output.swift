@@ -46,7 +46,7 @@ extension Publishers.Output: Sendable where Upstream: Sendable {}
 extension Publishers.Output {
     /// Counts the elements, and ends the stream after the range. It is the subscription
     /// the subscriber gets, so that it can cancel upstream itself.
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         private enum State {
             case awaitingSubscription

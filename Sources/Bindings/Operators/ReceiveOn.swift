@@ -56,7 +56,7 @@ extension Publishers.ReceiveOn {
     /// Every event is queued in upstream order at receive time, so deliveries keep that
     /// order even on a scheduler that runs actions concurrently; `ready` counts actions
     /// that have run, so that no event is delivered before its own action has run.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure

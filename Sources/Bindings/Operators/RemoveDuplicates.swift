@@ -3,7 +3,7 @@ extension Publishers {
     /// published element, as in Combine.
     ///
     /// ```swift
-    /// let c = [1, 1, 2, 2, 1].publisher.removeDuplicates().sink { print($0) }   // 1, 2, 1
+    /// let c = numbers.removeDuplicates().sink { print($0) }   // 1, 1, 2, 2, 1 print 1, 2, 1
     /// ```
     ///
     /// Each element is compared with the last one published. The subscriber receives the
@@ -43,7 +43,7 @@ extension Publishers {
 extension Publishers.RemoveDuplicates {
     /// Remembers the last published value; passes the upstream subscription through.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let predicate: (Output, Output) -> Bool
@@ -63,6 +63,13 @@ extension Publishers.RemoveDuplicates {
         }
 
         @usableFromInline var description: String { "RemoveDuplicates" }
+
+        /// The subscriber and the last published value, as Combine shows them. `last`
+        /// belongs to the delivering thread: reflect from there (a breakpoint or `dump` in
+        /// a callback).
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream, "last": last as Any])
+        }
 
         /// Passes the first subscription on; cancels any later one, as Combine does.
         @inlinable

@@ -3,7 +3,7 @@ extension Publishers {
     /// previous return value and the next element, as in Combine.
     ///
     /// ```swift
-    /// let c = [1, 2, 3].publisher.scan(0, +).sink { print($0) }   // 1, 3, 6
+    /// let c = numbers.scan(0, +).sink { print($0) }   // 1, 2, 3 print 1, 3, 6
     /// ```
     ///
     /// Each subscription starts from `initialResult` and publishes every running result.
@@ -46,7 +46,7 @@ extension Publishers {
 extension Publishers.Scan {
     /// Accumulates the running result; passes the upstream subscription through.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline let downstream: Downstream
         @usableFromInline let nextPartialResult: (Output, Upstream.Output) -> Output
@@ -66,6 +66,12 @@ extension Publishers.Scan {
         }
 
         @usableFromInline var description: String { "Scan" }
+
+        /// The subscriber and the running result, as Combine shows them. `result` belongs
+        /// to the delivering thread: reflect from there (a breakpoint or `dump` in a callback).
+        @usableFromInline var customMirror: Mirror {
+            Mirror(self, children: ["downstream": downstream, "result": result])
+        }
 
         @inlinable
         func receive(subscription: any Subscription) {
@@ -105,7 +111,7 @@ extension Publisher {
     /// last value returned by the closure, publishing each result.
     ///
     /// ```swift
-    /// let c = [1, 2, 3].publisher.scan(0) { $0 + $1 }.sink { print($0) }   // 1, 3, 6
+    /// let c = taps.scan(0) { count, _ in count + 1 }.sink { print($0) }   // 1, 2, 3, ...
     /// ```
     @inlinable
     public func scan<T>(

@@ -6,7 +6,7 @@ extension Publishers {
     /// never-failing publisher of failable publishers).
     ///
     /// ```swift
-    /// let ticks: AnyPublisher<Int, NetworkError> = Just(1).setFailureType(to: NetworkError.self)
+    /// let ticks: AnyPublisher<Int, NetworkError> = counter.$count.setFailureType(to: NetworkError.self)
     ///     .eraseToAnyPublisher()
     /// ```
     ///
@@ -36,7 +36,7 @@ extension Publishers {
         }
 
         /// Forwards everything; a `.finished` completion is all a never-failing upstream sends.
-        private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        private struct Inner<Downstream: Subscriber>: Subscriber, CombineReflectable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             let downstream: Downstream
             let combineIdentifier = CombineIdentifier()
@@ -64,7 +64,7 @@ extension Publisher where Failure == Never {
     /// Changes the failure type declared by a publisher that cannot fail.
     ///
     /// ```swift
-    /// let p = Just(1).setFailureType(to: MyError.self)   // Output Int, Failure MyError
+    /// let p = subject.setFailureType(to: MyError.self)   // Output Int, Failure MyError
     /// ```
     public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
         Publishers.SetFailureType(upstream: self)

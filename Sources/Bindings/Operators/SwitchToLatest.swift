@@ -46,7 +46,7 @@ extension Publishers {
 extension Publishers.SwitchToLatest {
     /// Subscribes to the upstream (the *outer* publisher) and to its latest inner
     /// publisher, and serves the downstream; thread-safe (see ``DeliveryQueue``).
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = P
         typealias Event = DeliveryQueue<Output, Failure>.Event
@@ -262,7 +262,7 @@ extension Publishers.SwitchToLatest {
         // MARK: Side
 
         /// The subscriber to one inner publisher: forwards its events, tagged with its id.
-        private struct Side: Subscriber, CustomStringConvertible {
+        private struct Side: Subscriber, CombineReflectable {
             typealias Input = Output
             typealias Failure = P.Failure
 
@@ -324,5 +324,20 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
     /// ```
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Republishes the elements of the most recent publisher this publisher emits,
+    /// cancelling the previous one; the inner publishers cannot fail, this one may.
+    ///
+    /// ```swift
+    /// let c = selections.map { rows[$0].$title }.switchToLatest()   // selections may fail
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { label.text = $0 })
+    /// ```
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    > {
+        Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Failure.self) })
     }
 }

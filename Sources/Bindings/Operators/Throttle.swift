@@ -61,7 +61,7 @@ extension Publishers.Throttle {
     /// downstream's demand itself, as Combine's does: a value that arrives when no
     /// emission is pending takes one unit of demand (and is dropped when there is none);
     /// the values that then replace it (`latest`) use that same unit.
-    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible
+    private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure

@@ -26,30 +26,60 @@ public struct Just<Output>: Publisher {
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
-/// Delivers one value and `.finished` on the first request; used by `Just`.
+/// Delivers one value and `.finished` on the first request; used by `Just`, and by
+/// `Optional.Publisher` and `Result.Publisher` when they have a value.
 ///
 /// It lets go of the subscriber (and the value) as soon as it has delivered or been
 /// cancelled, so that a subscriber that keeps its subscription forms no cycle.
-final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CombineReflectable {
     /// `waiting` until the first request or cancel; whichever thread moves it away from
-    /// `waiting` alone owns `value` and `downstream` from then on.
+    /// `waiting` alone owns `value` and `downstream` from then on (`reflecting` lends
+    /// them to `customMirror` for a moment).
     private let state = Atomic<UInt8>(SingleValueState.waiting)
 
     private var value: Downstream.Input?
     private var downstream: Downstream?
+    /// The name Combine gives this subscription: "Just", "Optional" or "Once".
+    private let name: StaticString
 
-    init(value: Downstream.Input, downstream: Downstream) {
+    init(value: Downstream.Input, downstream: Downstream, name: StaticString = "Just") {
         self.value = value
         self.downstream = downstream
+        self.name = name
     }
 
-    var description: String { "Just" }
+    var description: String { name.description }
+
+    /// The value, as Combine shows it, while it has not been delivered (this subscription
+    /// lets go of it once delivered or cancelled, where Combine's keeps it).
+    var customMirror: Mirror {
+        // Borrow `value` as `request` would take it, so that no other thread takes it
+        // meanwhile: a request waits, a cancel leaves the release to us.
+        guard state.compareExchange(
+            expected: SingleValueState.waiting, desired: SingleValueState.reflecting, ordering: .acquiringAndReleasing
+        ).exchanged else { return Mirror(self, children: EmptyCollection<Mirror.Child>()) }
+        let children: [Any] = value.map { [$0] } ?? []
+        if !state.compareExchange(
+            expected: SingleValueState.reflecting, desired: SingleValueState.waiting, ordering: .acquiringAndReleasing
+        ).exchanged {
+            // Cancelled while we held them.
+            value = nil
+            downstream = nil
+        }
+        return Mirror(self, unlabeledChildren: children)
+    }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
-        guard state.compareExchange(
-            expected: SingleValueState.waiting, desired: SingleValueState.delivering, ordering: .acquiringAndReleasing
-        ).exchanged else { return }
+        while true {
+            let (exchanged, found) = state.compareExchange(
+                expected: SingleValueState.waiting, desired: SingleValueState.delivering,
+                ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            // Delivered or cancelled already; or lent to `customMirror`, which gives it
+            // back at once.
+            guard found == SingleValueState.reflecting else { return }
+        }
         let value = self.value.take()
         guard let downstream = self.downstream.take(), let value else { return }
         _ = downstream.receive(value)
@@ -61,6 +91,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     }
 
     func cancel() {
+        // From `reflecting`, `customMirror` releases them when it finds `done`.
         guard state.exchange(SingleValueState.done, ordering: .acquiringAndReleasing) == SingleValueState.waiting else { return }
         // Ours now: release the subscriber and the value.
         value = nil
@@ -73,4 +104,6 @@ private enum SingleValueState {
     static let waiting: UInt8 = 0
     static let delivering: UInt8 = 1
     static let done: UInt8 = 2
+    /// Lent to `customMirror`, which puts back `waiting` (or finds `done`) right after.
+    static let reflecting: UInt8 = 3
 }

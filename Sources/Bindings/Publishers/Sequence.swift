@@ -29,7 +29,8 @@ extension Publishers {
                 subscriber.receive(completion: .finished)
                 return
             }
-            subscriber.receive(subscription: Inner(downstream: subscriber, iterator: iterator, next: first))
+            subscriber.receive(
+                subscription: Inner(downstream: subscriber, sequence: sequence, iterator: iterator, next: first))
         }
     }
 }
@@ -41,7 +42,7 @@ extension Publishers.Sequence {
     /// Emits elements while there is demand. Whichever thread finds it idle becomes the
     /// emitter; requests from other threads, or re-entrant ones from the subscriber, add
     /// demand for the emitter to serve.
-    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible
+    final class Inner<Downstream: Subscriber>: Subscription, CombineReflectable
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
         private let downstream: Downstream
         /// Guards `demand`, `emitting` and `done`. The iterator may run user code, so it
@@ -55,14 +56,29 @@ extension Publishers.Sequence {
         /// hands them from one emitter to the next.
         @exclusivity(unchecked) private var iterator: Elements.Iterator
         @exclusivity(unchecked) private var next: Elements.Element?
+        /// The sequence, for `description` and `customMirror` (Combine's show it); guarded
+        /// by `spin`, and let go of at the end, as Combine's does.
+        @exclusivity(unchecked) private var sequence: Elements?
 
-        init(downstream: Downstream, iterator: Elements.Iterator, next: Elements.Element) {
+        init(downstream: Downstream, sequence: Elements, iterator: Elements.Iterator, next: Elements.Element) {
             self.downstream = downstream
+            self.sequence = sequence
             self.iterator = iterator
             self.next = next
         }
 
-        var description: String { "Sequence" }
+        /// The sequence's own description until the end, then "Sequence", as in Combine.
+        var description: String {
+            // Described outside the lock: a sequence's description is its own code.
+            guard let sequence = spin.withLock({ self.sequence }) else { return "Sequence" }
+            return String(describing: sequence)
+        }
+
+        /// The sequence (empty at the end), as Combine shows it.
+        var customMirror: Mirror {
+            let sequence: Any = spin.withLock { self.sequence } ?? [Elements.Element]()
+            return Mirror(self, children: ["sequence": sequence])
+        }
 
         func request(_ demand: Subscribers.Demand) {
             // `.none` is accepted (adds nothing; an operator passes it upstream, which
@@ -101,7 +117,9 @@ extension Publishers.Sequence {
                     let cancelled = done
                     done = true
                     emitting = false
+                    let finished = sequence.take()
                     spin.unlock()
+                    withExtendedLifetime(finished) {}   // released outside the lock
                     if !cancelled { downstream.receive(completion: .finished) }
                     return
                 }
@@ -109,7 +127,11 @@ extension Publishers.Sequence {
         }
 
         func cancel() {
-            spin.withLock { done = true }
+            let dropped = spin.withLock {
+                done = true
+                return sequence.take()
+            }
+            withExtendedLifetime(dropped) {}   // released outside the lock
         }
     }
 }

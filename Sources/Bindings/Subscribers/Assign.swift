@@ -95,3 +95,17 @@ extension Publisher where Failure == Never {
         return AnyCancellable.unchecked(wrapping: subscriber)
     }
 }
+
+extension Subscribers.Assign: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// The object (`nil` once the stream has ended), the key path and the upstream
+    /// subscription, as in Combine.
+    public var customMirror: Mirror {
+        let (root, subscription) = lock.withLock { (self.root, self.subscription) }
+        return Mirror(self, children: [
+            "object": root as Any, "keyPath": keyPath, "upstreamSubscription": subscription as Any,
+        ])
+    }
+
+    /// `"Assign Root."`, as in Combine.
+    public var playgroundDescription: Any { description }
+}

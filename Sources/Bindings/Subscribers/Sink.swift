@@ -247,3 +247,11 @@ extension Publisher where Failure == Never {
         return subscribeSink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }
+
+extension Subscribers.Sink: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    /// A mirror with no children, as in Combine.
+    public var customMirror: Mirror { Mirror(self, children: EmptyCollection<Mirror.Child>()) }
+
+    /// `"Sink"`, as in Combine.
+    public var playgroundDescription: Any { description }
+}

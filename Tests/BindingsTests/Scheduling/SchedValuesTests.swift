@@ -100,9 +100,9 @@ struct SchedValuesTests {
 
     @Test func throwsTheFailureAfterTheValuesThenEnds() async {
         let upstream = TestPublisher<Int, TestError>()
-        let consumer = Task { () -> ([Int], TestError?) in
+        let consumer = Task { () -> ([Int], (any Error)?) in
             var collected: [Int] = []
-            do throws(TestError) {
+            do {
                 for try await value in upstream.values { collected.append(value) }
                 return (collected, nil)
             } catch {
@@ -115,13 +115,13 @@ struct SchedValuesTests {
         upstream.send(completion: .failure(.boom))
         let (collected, failure) = await consumer.value
         #expect(collected == [1])
-        #expect(failure == .boom)
+        #expect(failure as? TestError == .boom)
     }
 
     @Test func throwsOnceThenReturnsNil() async throws {
         var iterator = Fail<Int, TestError>(error: .boom).values.makeAsyncIterator()
         var thrown: TestError?
-        do throws(TestError) { _ = try await iterator.next() } catch { thrown = error }
+        do { _ = try await iterator.next() } catch { thrown = error as? TestError }
         #expect(thrown == .boom)
         #expect(try await iterator.next() == nil)
     }
@@ -152,9 +152,9 @@ struct SchedValuesTests {
 
     @Test func cancellingTheThrowingConsumerEndsWithoutAnError() async {
         let upstream = TestPublisher<Int, TestError>()
-        let consumer = Task { () -> ([Int], TestError?) in
+        let consumer = Task { () -> ([Int], (any Error)?) in
             var collected: [Int] = []
-            do throws(TestError) {
+            do {
                 for try await value in upstream.values { collected.append(value) }
                 return (collected, nil)
             } catch {
