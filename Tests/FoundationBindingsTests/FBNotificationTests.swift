@@ -61,6 +61,26 @@ struct FBNotificationTests {
         cancellable.cancel()
     }
 
+    @Test func combinesSpellingPublishesTheSameNotifications() {
+        // `NotificationCenter.Publisher`, as Combine code names it.
+        let center = NotificationCenter()
+        let sender = NSObject()
+        let publisher: NotificationCenter.Publisher = center.publisher(for: name, object: sender)
+        #expect(publisher.center === center)
+        #expect(publisher.name == name)
+        let recorder = TestRecorder<Int, Never>(initialDemand: .max(2), releasesSubscription: [.onCompletion, .onCancel])
+        publisher.map(Self.index).subscribe(recorder)
+        post(center, name, sender, 1)
+        post(center, name, NSObject(), 2)
+        post(center, name, sender, 3)
+        post(center, name, sender, 4)   // no demand left: dropped
+        #expect(recorder.values == [1, 3])
+        recorder.cancel()
+        recorder.request(.max(5))
+        post(center, name, sender, 5)
+        #expect(recorder.values == [1, 3])
+    }
+
     @Test func aNotificationPostedWithoutDemandIsDropped() {
         let center = NotificationCenter()
         let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [.onCompletion, .onCancel])
