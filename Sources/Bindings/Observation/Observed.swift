@@ -86,21 +86,7 @@ public struct Observed<Value> {
             return instance[keyPath: storageKeyPath].value
         }
         @inline(__always) set {
-            guard let channel = instance[keyPath: storageKeyPath].channel else {
-                instance[keyPath: storageKeyPath].value = newValue
-                return
-            }
-            channel._withUnsafeGuaranteedRef { channel in
-                if channel.wantsOld {
-                    let old = instance[keyPath: storageKeyPath].value
-                    if channel.wantsPrior { channel.sendPrior(old: old) }
-                    instance[keyPath: storageKeyPath].value = newValue
-                    channel.sendChange(old: old, new: newValue)
-                } else {
-                    instance[keyPath: storageKeyPath].value = newValue
-                    channel.sendChange(old: nil, new: newValue)
-                }
-            }
+            store(newValue, in: instance, storage: storageKeyPath)
         }
         @inline(__always) _modify {
             guard let channel = instance[keyPath: storageKeyPath].channel else {
@@ -121,7 +107,35 @@ public struct Observed<Value> {
         }
     }
 
+    /// Stores `newValue` in the property and notifies its observers: the setter, also
+    /// for `assign(to:)`.
+    @inlinable @inline(__always)
+    static func store<Instance: KeyValueObservable>(
+        _ newValue: Value, in instance: Instance, storage storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
+    ) {
+        guard let channel = instance[keyPath: storageKeyPath].channel else {
+            instance[keyPath: storageKeyPath].value = newValue
+            return
+        }
+        channel._withUnsafeGuaranteedRef { channel in
+            if channel.wantsOld {
+                let old = instance[keyPath: storageKeyPath].value
+                if channel.wantsPrior { channel.sendPrior(old: old) }
+                instance[keyPath: storageKeyPath].value = newValue
+                channel.sendChange(old: old, new: newValue)
+            } else {
+                instance[keyPath: storageKeyPath].value = newValue
+                channel.sendChange(old: nil, new: newValue)
+            }
+        }
+    }
+
     /// The projection, `$property`: a publisher of the current value, then each new one.
+    ///
+    /// Settable only so that `publisher.assign(to: &model.$property)` compiles, as with
+    /// `@Published`: passing the projection `inout` sets it back once `assign(to:)`
+    /// returns, and that set, which knows the model, starts the assignment. Setting the
+    /// projection to anything else does nothing.
     @inlinable
     public static subscript<Instance: KeyValueObservable>(
         _enclosingInstance instance: Instance,
@@ -135,12 +149,18 @@ public struct Observed<Value> {
             channel: channel,
                 snapshot: PropertyChannel.Snapshot(value: instance[keyPath: storageKeyPath].value, version: channel.version))
         }
+        set {
+            guard let assignment = newValue.assignment else { return }
+            startAssignment(assignment, on: instance, storage: storageKeyPath)
+        }
     }
 
     /// Not for direct use: `$property` is read through the enclosing instance.
     @available(*, unavailable, message: "$property is only available on properties of classes that conform to KeyValueObservable")
     public var projectedValue: Publisher {
-        fatalError("unavailable")
+        get { fatalError("unavailable") }
+        // Declared so that `$property` is settable, for `assign(to: &model.$property)`.
+        set { fatalError("unavailable") }
     }
 
     /// The property's channel, created on first use.
@@ -231,15 +251,32 @@ public struct Observed<Value> {
 }
 
 /// Owns an `@Observed` property's channel and closes it when the property's storage is
-/// destroyed with its model.
+/// destroyed with its model; owns the property's `assign(to:)` subscriptions too, and
+/// cancels them then.
 @usableFromInline
 final class ChannelAnchor {
     private let channel: any ClosableChannel
+    /// The property's `assign(to:)` subscriptions, made at the first one. Touched where
+    /// the model is set (the projection's setter, on the model's isolation) and in this
+    /// deinit; the list has a lock of its own for the subscriptions that leave it.
+    private var assignments: ObservedAssignments?
 
     @usableFromInline
     init(_ channel: any ClosableChannel) { self.channel = channel }
 
-    deinit { channel.close() }
+    /// The list of the property's `assign(to:)` subscriptions, made if there is none.
+    var assignmentList: ObservedAssignments {
+        if let assignments { return assignments }
+        let made = ObservedAssignments()
+        assignments = made
+        return made
+    }
+
+    deinit {
+        // The model is gone: its assignments end first, then its observers hear the end.
+        assignments?.cancelAll()
+        channel.close()
+    }
 }
 
 /// A channel that can be closed when its source is gone.

@@ -17,11 +17,15 @@ extension Observed {
         /// subscription made before the next set starts from it (see
         /// ``PropertyChannel/Snapshot``).
         @usableFromInline let snapshot: PropertyChannel<Value>.Snapshot
+        /// An `assign(to:)` given this projection, which the projection's setter starts
+        /// (see `Observed.subscript(_enclosingInstance:projected:storage:)`); `nil` otherwise.
+        @usableFromInline var assignment: PendingAssignment<Value>?
 
         @inlinable
         init(channel: PropertyChannel<Value>, snapshot: PropertyChannel<Value>.Snapshot) {
             self.channel = channel
             self.snapshot = snapshot
+            assignment = nil
         }
 
         /// Attaches `subscriber`: it receives the current value, then the value of every set, and `.finished` once the model is gone.

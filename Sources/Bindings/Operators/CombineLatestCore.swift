@@ -10,8 +10,9 @@ protocol CombineLatestValues {
     var combined: Output? { get }
 }
 
-/// The subscription behind `Publishers.CombineLatest` and `CombineLatest3`: it keeps the
-/// latest value of each upstream and delivers their combination.
+/// The subscription behind `Publishers.CombineLatest`, `CombineLatest3` and
+/// `CombineLatest4`: it keeps the latest value of each upstream and delivers their
+/// combination.
 ///
 /// Semantics:
 /// - Nothing is combined until every upstream has sent a value; after that, each value

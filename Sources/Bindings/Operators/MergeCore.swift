@@ -1,5 +1,5 @@
-/// The subscription behind `Merge`, `MergeMany` and `FlatMap`: it merges the values of
-/// several inner publishers into one downstream.
+/// The subscription behind `Merge`, `Merge3` … `Merge8`, `MergeMany` and `FlatMap`: it
+/// merges the values of several inner publishers into one downstream.
 ///
 /// Semantics (Combine's):
 /// - Demand: while the downstream's demand is finite, each inner has at most one value
@@ -13,6 +13,9 @@
 ///   upstream; values already accepted for delivery go first.
 /// - Thread-safe: inners may send on different threads at once. Downstream calls are
 ///   serialised through a ``DeliveryQueue``; no lock is held while calling out.
+/// - What a careless inner sends before its subscription or after its completion is
+///   dropped (a second completion included), so that it can neither end the merge early
+///   nor free a slot of `flatMap`'s `maxPublishers` twice.
 ///
 /// `flatMap` adds a *source*, the outer publisher whose values become inners: see
 /// ``receiveSource(subscription:maxPublishers:)`` and ``addInner()``.
@@ -33,12 +36,18 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
     private var innersUnlimited = false
     /// The subscribed inners that have not completed, by id.
     private var inners: [Int: any Subscription] = [:]
+    /// The ids of the inners that have neither subscribed nor completed yet.
+    private var unsubscribed: Set<Int>
     /// Inners that have not completed, subscribed or not yet.
     private var active: Int
     private var nextID: Int
     /// Whether no inner will be added any more (always, for `merge`).
     private var sourceFinished: Bool
     private var source: (any Subscription)?
+    /// How many more publishers the source was asked for and has not sent: one it sends
+    /// beyond that (a careless source) is dropped, so that no more than `maxPublishers`
+    /// inners are ever subscribed at once.
+    private var sourceDemand = Subscribers.Demand.none
     /// Whether the source is asked for one more publisher as each inner finishes
     /// (`flatMap` with a finite `maxPublishers`).
     private let replenishesSource: Bool
@@ -55,6 +64,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         self.description = description
         active = count
         nextID = count
+        unsubscribed = Set(0..<count)
         sourceFinished = true
         replenishesSource = false
     }
@@ -65,6 +75,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         self.description = description
         active = 0
         nextID = 0
+        unsubscribed = []
         sourceFinished = false
         self.replenishesSource = replenishesSource
     }
@@ -116,7 +127,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
 
     fileprivate func receive(subscription: any Subscription, from id: Int) {
         lock.lock()
-        guard !terminated, inners[id] == nil else {
+        guard !terminated, unsubscribed.remove(id) != nil else {
             lock.unlock()
             subscription.cancel()
             return
@@ -130,7 +141,8 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
     /// Returns the inner's new demand: one more value once this one is accepted.
     fileprivate func receive(_ input: Input, from id: Int) -> Subscribers.Demand {
         lock.lock()
-        guard !terminated else {
+        // Only from a subscribed inner that has not completed.
+        guard !terminated, inners[id] != nil else {
             lock.unlock()
             return .none
         }
@@ -154,14 +166,17 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
             return
         }
         lock.lock()
-        guard !terminated else {
+        guard !terminated, let ended = lockedEnd(id) else {
             lock.unlock()
             return
         }
-        let ended = inners.removeValue(forKey: id)
         active -= 1
         let first = lockedFinishIfDone()
-        let source = replenishesSource && !terminated ? self.source : nil
+        var source: (any Subscription)?
+        if replenishesSource, !terminated, let live = self.source {
+            source = live
+            sourceDemand += 1
+        }
         let downstream = first == nil ? nil : self.downstream
         lock.unlock()
         withExtendedLifetime(ended) {}
@@ -180,18 +195,22 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
             return
         }
         source = subscription
+        sourceDemand = maxPublishers
         lock.unlock()
         if maxPublishers > .none { subscription.request(maxPublishers) }
     }
 
-    /// Reserves the id of a new inner, or returns `nil` when the merge is over.
+    /// Reserves the id of a new inner, or returns `nil` when the merge is over or the
+    /// source sent a publisher it was not asked for (which is dropped).
     func addInner() -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        guard !terminated else { return nil }
+        guard !terminated, !sourceFinished, sourceDemand > .none else { return nil }
+        sourceDemand -= 1
         let id = nextID
         nextID += 1
         active += 1
+        unsubscribed.insert(id)
         return id
     }
 
@@ -201,6 +220,10 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
             return
         }
         lock.lock()
+        guard !sourceFinished else {
+            lock.unlock()
+            return
+        }
         let ended = source
         source = nil
         sourceFinished = true
@@ -217,9 +240,20 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
     /// (`fromInner` is `nil` when the source failed).
     private func fail(with failure: Subscribers.Completion<Failure>, fromInner failed: Int?) {
         lock.lock()
-        guard !terminated else {
-            lock.unlock()
-            return
+        // A careless upstream's failure after its completion is dropped.
+        let ended: (any Subscription)?
+        if let failed {
+            guard !terminated, let subscription = lockedEnd(failed) else {
+                lock.unlock()
+                return
+            }
+            ended = subscription
+        } else {
+            guard !terminated, !sourceFinished else {
+                lock.unlock()
+                return
+            }
+            ended = source
         }
         terminated = true
         if failed == nil {
@@ -232,7 +266,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         let downstream = mustDeliver ? self.downstream : nil
         lock.unlock()
         for subscription in others { subscription.cancel() }
-        withExtendedLifetime(droppedBuffer) {}
+        withExtendedLifetime((ended, droppedBuffer)) {}
         if let downstream { deliver(.completion(failure), to: downstream) }
     }
 
@@ -301,11 +335,21 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         return queue.push(.completion(.finished)) ? .completion(.finished) : nil
     }
 
+    /// Under the lock: forgets the inner `id` as it completes, and returns its
+    /// subscription (`.some(nil)` if it had not subscribed yet), or `nil` if it had
+    /// completed already.
+    private func lockedEnd(_ id: Int) -> (any Subscription)?? {
+        if let subscription = inners.removeValue(forKey: id) { return .some(subscription) }
+        if unsubscribed.remove(id) != nil { return .some(nil) }
+        return nil
+    }
+
     /// Under the lock: the inners' subscriptions but `excluded`'s, and the source's; all are forgotten.
     private func lockedTakeSubscriptions(except excluded: Int?) -> [any Subscription] {
         var taken: [any Subscription] = []
         for (id, subscription) in inners where id != excluded { taken.append(subscription) }
         inners = [:]
+        unsubscribed = []
         if let source { taken.append(source) }
         source = nil
         return taken

@@ -339,4 +339,92 @@ struct OperatorsCombineLatestTests {
         #expect(zip(received, received.dropFirst()).allSatisfy { $0.0 <= $1.0 && $0.1 <= $1.1 })
         withExtendedLifetime(cancellable) {}
     }
+
+    // MARK: combineLatest of four (CombineLatest4)
+
+    private static func quadruple(_ tuple: (Int, Int, Int, Int)) -> [Int] { [tuple.0, tuple.1, tuple.2, tuple.3] }
+
+    @Test func combineLatest4WithAndWithoutTransform() {
+        let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+        let tuples = TestRecorder<(Int, Int, Int, Int), Never>(releasesSubscription: [])
+        let sums = TestRecorder<Int, Never>(releasesSubscription: [])
+        let combined: Publishers.CombineLatest4<
+            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
+            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>
+        > = subjects[0].combineLatest(subjects[1], subjects[2], subjects[3])
+        combined.subscribe(tuples)
+        let mapped: Publishers.Map<Publishers.CombineLatest4<
+            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
+            PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>
+        >, Int> = subjects[0].combineLatest(subjects[1], subjects[2], subjects[3]) { $0 + $1 + $2 + $3 }
+        mapped.subscribe(sums)
+
+        subjects[0].send(1)
+        subjects[1].send(10)
+        subjects[2].send(100)
+        #expect(tuples.events(Self.quadruple) == [])
+        subjects[3].send(1000)
+        subjects[1].send(20)
+        for subject in subjects.dropLast() { subject.send(completion: .finished) }
+        subjects[3].send(2000)
+        #expect(tuples.events.count == 3)
+        subjects[3].send(completion: .finished)
+
+        #expect(tuples.events(Self.quadruple) == [
+            .value([1, 10, 100, 1000]), .value([1, 20, 100, 1000]), .value([1, 20, 100, 2000]), .finished,
+        ])
+        #expect(sums.events == [.value(1111), .value(1121), .value(2121), .finished])
+    }
+
+    @Test func combineLatest4FailsAtOnceAndCancelsTheOthers() {
+        let probes = (0..<4).map { _ in TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true) }
+        let recorder = TestRecorder<(Int, Int, Int, Int), TestError>(releasesSubscription: [])
+        Publishers.CombineLatest4(probes[0], probes[1], probes[2], probes[3]).subscribe(recorder)
+        for (index, probe) in probes.enumerated() { probe.send(index) }
+        probes[2].send(completion: .failure(.boom))
+        #expect(recorder.events(Self.quadruple) == [.value([0, 1, 2, 3]), .failure(.boom)])
+        #expect(probes.map(\.cancelCount) == [1, 1, 0, 1])
+        probes[0].send(9)
+        #expect(recorder.events.count == 2)
+    }
+
+    @Test func combineLatest4HoldsTheNewestCombinationUntilDemand() {
+        let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+        let recorder = TestRecorder<(Int, Int, Int, Int), Never>(initialDemand: .max(1), releasesSubscription: [])
+        subjects[0].combineLatest(subjects[1], subjects[2], subjects[3]).subscribe(recorder)
+        for subject in subjects { subject.send(1) }
+        subjects[0].send(2)
+        subjects[3].send(3)
+        #expect(recorder.events(Self.quadruple) == [.value([1, 1, 1, 1])])
+        recorder.request(.max(1))
+        #expect(recorder.events(Self.quadruple) == [.value([1, 1, 1, 1]), .value([2, 1, 1, 3])])
+        recorder.cancel()
+    }
+
+    @Test func combineLatest4OnFourThreadsDeliversOneAtATimeAndEndsWithTheLastValues() {
+        let count = 5_000
+        let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+        let detector = OverlapDetector()
+        var received: [[Int]] = []   // appended without a lock on purpose
+        var completions = 0
+        let cancellable = subjects[0].combineLatest(subjects[1], subjects[2], subjects[3]).sink(
+            receiveCompletion: { _ in completions += 1 },
+            receiveValue: { tuple in detector.watch { received.append(Self.quadruple(tuple)) } })
+        for subject in subjects { subject.send(-1) }
+        runConcurrently(subjects.map { subject in
+            {
+                for value in 0..<count { subject.send(value) }
+                subject.send(completion: .finished)
+            }
+        })
+
+        #expect(detector.overlaps == 0)
+        #expect(completions == 1)
+        #expect(received.count == 4 * count + 1)
+        #expect(received.last == [count - 1, count - 1, count - 1, count - 1])
+        #expect(zip(received, received.dropFirst()).allSatisfy { old, new in
+            (0..<4).allSatisfy { old[$0] <= new[$0] }
+        })
+        withExtendedLifetime(cancellable) {}
+    }
 }

@@ -253,4 +253,79 @@ struct OperatorsFlatMapTests {
         #expect(received.filter { $0 >= count } == Array(count..<(2 * count)))
         withExtendedLifetime(cancellable) {}
     }
+
+    // MARK: maxPublishers, exactly
+
+    @Test func aCarelessOuterCannotSubscribeMoreThanMaxPublishersAtOnce() {
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<4).map { _ in Inner(releasesSubscriberOnCompletion: true) }
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
+        outer.flatMap(maxPublishers: .max(2)) { inners[$0] }.subscribe(recorder)
+
+        outer.send(0)
+        outer.send(1)
+        outer.send(2)   // not asked for: dropped, not subscribed
+        #expect(inners.map(\.isSubscribed) == [true, true, false, false])
+        inners[0].send(completion: .finished)
+        #expect(outer.requests == [.max(2), .max(1)])
+        outer.send(3)
+        #expect(inners.map(\.isSubscribed) == [false, true, false, true])
+        inners[3].send("d")
+        #expect(recorder.values == ["d"])
+    }
+
+    @Test func aCarelessInnerFreesItsSlotOnceAndCannotSendAfterItsCompletion() {
+        let outer = TestPublisher<Int, TestError>(releasesSubscriberOnCompletion: true)
+        let inners = (0..<2).map { _ in Inner() }   // they keep calling after completing
+        let recorder = TestRecorder<String, TestError>(releasesSubscription: [])
+        outer.flatMap(maxPublishers: .max(1)) { inners[$0] }.subscribe(recorder)
+
+        outer.send(0)
+        inners[0].send("a")
+        inners[0].send(completion: .finished)
+        inners[0].send(completion: .finished)   // a second completion frees no second slot
+        inners[0].send("late")                  // after its completion: dropped
+        inners[0].send(completion: .failure(.boom))
+        #expect(outer.requests == [.max(1), .max(1)])
+        outer.send(1)
+        outer.send(completion: .finished)
+        #expect(recorder.events == [.value("a")])   // inner 1 is still going
+        inners[1].send("b")
+        inners[1].send(completion: .finished)
+        #expect(recorder.events == [.value("a"), .value("b"), .finished])
+    }
+
+    @Test func maxPublishersHoldsWhileInnersCompleteOnOtherThreads() {
+        let count = 2_000
+        // Inners subscribed and not yet completed, counted on their way to the flatMap:
+        // one is counted before the flatMap has it, and uncounted before it frees its slot.
+        let inners = Locked((live: 0, peak: 0))
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+        (0..<count).publisher
+            .flatMap(maxPublishers: .max(3)) { value in
+                Just(value)
+                    .receive(on: DispatchQueue.global())
+                    .handleEvents(
+                        receiveSubscription: { _ in
+                            inners.withLock {
+                                $0.live += 1
+                                $0.peak = max($0.peak, $0.live)
+                            }
+                        },
+                        receiveCompletion: { _ in inners.withLock { $0.live -= 1 } })
+            }
+            .subscribe(recorder)
+        #expect(recorder.wait(timeout: 60) { $0.last == .finished })
+        #expect(recorder.values.sorted() == Array(0..<count))
+        #expect(inners.value.peak == 3)
+        #expect(recorder.violations == [])
+    }
+
+    @Test func manyInnersThatFinishAtOnceDoNotGrowTheStack() {
+        let count = 20_000
+        let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+        (0..<count).publisher.flatMap(maxPublishers: .max(1)) { Just($0) }.subscribe(recorder)
+        #expect(recorder.values == Array(0..<count))
+        #expect(recorder.events.last == .finished)
+    }
 }
