@@ -62,7 +62,7 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
     /// person.address = Address("Paris")                        // "Paris"
     /// ```
     ///
-    /// A member that the publisher has itself (`map`, `values`, `first`, ...) is the
+    /// A member that the publisher has itself (`map`, `values`, `count`, `first`, ...) is the
     /// publisher's: reach a property of that name with `publisher(for:)` and the whole
     /// key path. The key path is made when this is called, so each change applies it at
     /// run time (a key path written out at `publisher(for:)` is compiled into property

@@ -157,3 +157,35 @@ extension Publisher {
         return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 }
+
+extension Publisher {
+    /// Publishes the element at `index` in the sequence of published elements (0 is the
+    /// first), then finishes and cancels the upstream subscription. An upstream that ends
+    /// sooner ends the stream with nothing published. A negative index stops the
+    /// program.
+    ///
+    /// ```swift
+    /// let c = ["a", "b", "c"].publisher.output(at: 1).sink { print($0) }   // prints b
+    /// ```
+    public func output(at index: Int) -> Publishers.Output<Self> {
+        // `fatalError`, not `precondition`: the message must survive -O builds.
+        if index < 0 { fatalError("Bindings: output(at: \(index)) needs an index of 0 or more (0 is the first element)") }
+        return Publishers.Output(upstream: self, range: index..<(index + 1))
+    }
+
+    /// Publishes the elements whose positions in the sequence of published elements fall
+    /// in `range` (0 is the first), then finishes and cancels the upstream subscription.
+    /// A range that starts below 0 stops the program.
+    ///
+    /// ```swift
+    /// let c = (0..<10).publisher.output(in: 2...4).sink { print($0) }   // prints 2, 3, 4
+    /// ```
+    public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
+        let positions = range.relative(to: 0..<Int.max)
+        // `fatalError`, not `precondition`: the message must survive -O builds.
+        if positions.lowerBound < 0 {
+            fatalError("Bindings: output(in:) needs a range of positions 0 or more (0 is the first element), not \(positions)")
+        }
+        return Publishers.Output(upstream: self, range: positions)
+    }
+}

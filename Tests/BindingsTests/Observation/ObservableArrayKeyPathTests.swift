@@ -93,7 +93,7 @@ struct ObservableArrayKeyPathTests {
     @Test func bindsTheWholeCollectionAndItsCount() {
         let board = ArrayBoard()
         let view = ArrayBoardView()
-        view.reactive.count <~ board.reactive.tasks.count
+        view.reactive.count <~ board.publisher(for: \.tasks.count)
         view.reactive.rows <~ board.publisher(for: \.tasks).map(\.elements)
         board.tasks.append(contentsOf: ["a", "b"])
         board.tasks.swapAt(0, 1)

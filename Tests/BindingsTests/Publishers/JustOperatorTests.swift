@@ -62,7 +62,9 @@ struct PublishersJustOperatorTests {
         let dropNone: Optional<Int>.Publisher = Just(1).dropFirst(0)
         let prefixNone: Optional<Int>.Publisher = Just(1).prefix(0)
         let prefixOne: Optional<Int>.Publisher = Just(1).prefix(1)
-        #expect([dropOne.output, dropNone.output, prefixNone.output, prefixOne.output] == [nil, 1, nil, 1])
+        // Typed first: `output` is also the name of the `output(at:)` and `output(in:)` operators.
+        let outputs: [Int?] = [dropOne.output, dropNone.output, prefixNone.output, prefixOne.output]
+        #expect(outputs == [nil, 1, nil, 1])
         let recorder = TestRecorder<Int, Never>()
         dropOne.subscribe(recorder)
         #expect(recorder.events == [.finished])

@@ -101,7 +101,9 @@ struct PublishersOptionalPublisherTests {
         let dropOne: Optional<Int>.Publisher = Optional(1).publisher.dropFirst()
         let prefixNone: Optional<Int>.Publisher = Optional(1).publisher.prefix(0)
         let prefixTwo: Optional<Int>.Publisher = Optional(1).publisher.prefix(2)
-        #expect([dropNone.output, dropOne.output, prefixNone.output, prefixTwo.output] == [1, nil, nil, 1])
+        // Typed first: `output` is also the name of the `output(at:)` and `output(in:)` operators.
+        let outputs: [Int?] = [dropNone.output, dropOne.output, prefixNone.output, prefixTwo.output]
+        #expect(outputs == [1, nil, nil, 1])
         let recorder = TestRecorder<Int, Never>()
         dropOne.subscribe(recorder)
         #expect(recorder.events == [.finished])
