@@ -25,7 +25,7 @@ package final class ProcReader {
         self.root = root
         let base = root.hasSuffix("/") ? root : root + "/"
         files = try ProcFileReader(path: base + "proc")
-        users = UserNames(passwdPath: base + "etc/passwd", askSystem: root == "/")
+        users = UserNames(directory: base + "etc", askSystem: root == "/")
         pageKiB = max(1, pageSize / 1024)
     }
 

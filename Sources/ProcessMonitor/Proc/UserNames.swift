@@ -7,15 +7,13 @@ package final class UserNames {
     private var names: [Int: String] = [:]
     private let askSystem: Bool
 
-    /// The users of the passwd file at `passwdPath` (absent: none). With `askSystem`, an
-    /// id the file does not name is looked up through the system (`getpwuid_r`, which
+    /// The users of the file `passwd` of `directory` (absent: none). With `askSystem`,
+    /// an id the file does not name is looked up through the system (`getpwuid_r`, which
     /// also asks network directories); otherwise it shows as its number.
-    package init(passwdPath: String, askSystem: Bool) {
+    package init(directory: String, askSystem: Bool) {
         self.askSystem = askSystem
-        if let reader = try? ProcFileReader(path: "/") {
-            _ = reader.withContents(of: String(passwdPath.drop(while: { $0 == "/" }))) { bytes in
-                names = Self.parse(bytes)
-            }
+        if let reader = try? ProcFileReader(path: directory) {
+            names = reader.withContents(of: "passwd", Self.parse) ?? [:]
         }
     }
 

@@ -38,6 +38,10 @@ package final class MetersView: BindingOwner {
         max(1, min(4, width / 40, cpus.count))
     }
 
+    /// The width of every meter's label: the longest CPU's ("cpu11") and a space, so
+    /// that all the bars start in the same column.
+    package var labelWidth: Int { max(4, "cpu\(max(0, cpus.count - 1))".count + 1) }
+
     /// The rows the per-CPU grid takes at `width`.
     package func gridRows(width: Int) -> Int {
         cpus.isEmpty ? 0 : (cpus.count + gridColumns(width: width) - 1) / gridColumns(width: width)
@@ -50,7 +54,7 @@ package final class MetersView: BindingOwner {
         let rows = gridRows(width: width)
         let gap = 2
         let columnWidth = (width - gap * (columns - 1)) / columns
-        let labelWidth = "cpu\(max(0, cpus.count - 1))".count + 1
+        let labelWidth = self.labelWidth
         for (index, usage) in cpus.enumerated() {
             let meter = Meter(label: "cpu\(index)", segments: Self.segments(of: usage), text: Self.percent(usage))
             meter.draw(
@@ -62,7 +66,7 @@ package final class MetersView: BindingOwner {
     /// Draws the bar of all CPUs on `row`.
     package func drawTotal(into frame: inout Frame, row: Int) {
         Meter(label: "cpu", segments: Self.segments(of: cpuTotal), text: Self.percent(cpuTotal))
-            .draw(into: &frame, row: row, column: 0, width: frame.size.width, labelWidth: 4, colors: colors)
+            .draw(into: &frame, row: row, column: 0, width: frame.size.width, labelWidth: labelWidth, colors: colors)
     }
 
     /// Draws the memory bar on `row`: used, buffers, cache.
@@ -74,14 +78,14 @@ package final class MetersView: BindingOwner {
             Meter.Segment(Double(memory.cacheKiB) / total, .yellow, ":"),
         ]
         Meter(label: "mem", segments: segments, text: memoryText ?? "")
-            .draw(into: &frame, row: row, column: 0, width: frame.size.width, labelWidth: 4, colors: colors)
+            .draw(into: &frame, row: row, column: 0, width: frame.size.width, labelWidth: labelWidth, colors: colors)
     }
 
     /// Draws the swap bar on `row`.
     package func drawSwap(into frame: inout Frame, row: Int) {
         let fraction = memory.swapTotalKiB > 0 ? Double(memory.swapUsedKiB) / Double(memory.swapTotalKiB) : 0
         Meter(label: "swp", segments: [Meter.Segment(fraction, .red, "|")], text: swapText ?? "")
-            .draw(into: &frame, row: row, column: 0, width: frame.size.width, labelWidth: 4, colors: colors)
+            .draw(into: &frame, row: row, column: 0, width: frame.size.width, labelWidth: labelWidth, colors: colors)
     }
 
     private static func segments(of usage: CPUUsage) -> [Meter.Segment] {
