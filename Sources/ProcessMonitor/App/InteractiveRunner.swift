@@ -2,71 +2,110 @@ import Dispatch
 import Foundation
 import FoundationBindings
 
-/// Drives a ``TerminalSession`` with the event sources of FoundationBindings, on the
-/// main actor: a timer for the refreshes, the standard input's bytes for the keys, and
-/// Unix signals (SIGINT, SIGTERM, SIGHUP end the monitor, SIGWINCH lays it out again).
+/// Drives a ``TerminalSession`` from publishers of events, on the main actor: ticks for
+/// the refreshes, the bytes typed, the signals that end the monitor, and resizes.
 ///
-/// Between events the process sleeps: the timer and the signals are dispatch sources,
-/// and the keys are read by a thread blocked in `poll(2)`; nothing spins.
+/// ``Events/system(options:)`` makes them from FoundationBindings' event sources (a
+/// dispatch timer, the standard input's data, SIGINT, SIGTERM and SIGHUP, SIGWINCH);
+/// tests pass subjects. Between events the process sleeps: the timer and the signals are
+/// dispatch sources, and the keys are read by a thread blocked in `poll(2)`; nothing
+/// spins.
 @MainActor
 package final class InteractiveRunner {
-    private let session: TerminalSession
-    private let options: Options
-    private var running = Set<AnyCancellable>()
+    /// The events a session reacts to.
+    package struct Events {
+        /// A refresh is due.
+        package var ticks: AnyPublisher<Void, Never>
+        /// Bytes typed; finishing means the terminal went away.
+        package var input: AnyPublisher<[UInt8], Never>
+        /// A signal that ends the monitor.
+        package var endSignals: AnyPublisher<Int32, Never>
+        /// The terminal was resized.
+        package var resizes: AnyPublisher<Void, Never>
+        /// The duration ran out.
+        package var timeUp: AnyPublisher<Void, Never>
 
-    /// A runner of `session` with `options` (interval, duration).
-    package init(session: TerminalSession, options: Options) {
-        self.session = session
-        self.options = options
+        /// Events from these publishers.
+        package init(
+            ticks: AnyPublisher<Void, Never>, input: AnyPublisher<[UInt8], Never>,
+            endSignals: AnyPublisher<Int32, Never>, resizes: AnyPublisher<Void, Never>,
+            timeUp: AnyPublisher<Void, Never>
+        ) {
+            self.ticks = ticks
+            self.input = input
+            self.endSignals = endSignals
+            self.resizes = resizes
+            self.timeUp = timeUp
+        }
+
+        /// The process's events: a timer of `options.interval` on the main queue, the
+        /// standard input, SIGINT, SIGTERM and SIGHUP (which no longer end the process by
+        /// themselves while observed: the session restores the terminal first), SIGWINCH,
+        /// and the end of `options.duration`.
+        package static func system(options: Options) -> Events {
+            let interval = Int((options.interval * 1000).rounded())
+            let timeUp: AnyPublisher<Void, Never> = options.duration.map { duration in
+                DispatchQueue.main.reactive.timer(every: .milliseconds(Int((duration * 1000).rounded())))
+                    .map { _ in () }.eraseToAnyPublisher()
+            } ?? Empty(completeImmediately: false).eraseToAnyPublisher()
+            return Events(
+                ticks: DispatchQueue.main.reactive.timer(every: .milliseconds(interval)).map { _ in () }.eraseToAnyPublisher(),
+                input: FileHandle.standardInput.reactive.data.map { Array($0) }.eraseToAnyPublisher(),
+                endSignals: DispatchSource.reactive.signals(SIGINT, SIGTERM, SIGHUP).eraseToAnyPublisher(),
+                resizes: DispatchSource.reactive.signals(SIGWINCH).map { _ in () }.eraseToAnyPublisher(),
+                timeUp: timeUp)
+        }
     }
 
-    /// Runs until the session ends, then exits the process with its status.
-    package func run() -> Never {
-        do {
-            guard try session.start() else { finish() }
-        } catch {
-            FileOutput.write("bindings-demo: \(error.description)\n", to: STDERR_FILENO)
-            exit(1)
-        }
-        let milliseconds = Int((options.interval * 1000).rounded())
-        DispatchQueue.main.reactive.timer(every: .milliseconds(milliseconds))
+    /// The session driven.
+    package let session: TerminalSession
+    private let onEnd: (TerminalSession.Ending) -> Void
+    private var running = Set<AnyCancellable>()
+    private var reported = false
+
+    /// A runner of `session` that calls `onEnd` once the session has ended (the terminal
+    /// restored by then).
+    package init(session: TerminalSession, onEnd: @escaping (TerminalSession.Ending) -> Void) {
+        self.session = session
+        self.onEnd = onEnd
+    }
+
+    /// Starts the session (the first refresh and frame), then reacts to `events`.
+    package func start(events: Events) throws(TerminalError) {
+        guard try session.start() else { return finish() }
+        events.ticks
             .sink { [self] _ in if !session.tick() { finish() } }
             .store(in: &running)
-        FileHandle.standardInput.reactive.data
+        events.input
             .sink(receiveCompletion: { [self] _ in
-                session.timeUp()   // the terminal went away: end as a quit
+                session.timeUp()
                 finish()
-            }, receiveValue: { [self] data in
-                if !session.input(data) { finish() }
+            }, receiveValue: { [self] bytes in
+                if !session.input(bytes) { finish() }
             })
             .store(in: &running)
-        DispatchSource.reactive.signals(SIGINT, SIGTERM, SIGHUP)
+        events.endSignals
             .sink { [self] number in
                 session.signal(number)
                 finish()
             }
             .store(in: &running)
-        DispatchSource.reactive.signals(SIGWINCH)
+        events.resizes
             .sink { [self] _ in session.resized() }
             .store(in: &running)
-        if let duration = options.duration {
-            DispatchQueue.main.reactive.timer(every: .milliseconds(Int((duration * 1000).rounded())))
-                .sink { [self] _ in
-                    session.timeUp()
-                    finish()
-                }
-                .store(in: &running)
-        }
-        dispatchMain()
+        events.timeUp
+            .sink { [self] _ in
+                session.timeUp()
+                finish()
+            }
+            .store(in: &running)
     }
 
-    /// Exits with the session's status, after its message for a failure (the terminal
-    /// is already restored, so the message lands on the main screen).
-    private func finish() -> Never {
+    /// Stops reacting and reports the ending, once.
+    private func finish() {
+        guard !reported, let ending = session.ending else { return }
+        reported = true
         running.removeAll()
-        if case .failure(let message) = session.ending {
-            FileOutput.write("bindings-demo: \(message)\n", to: STDERR_FILENO)
-        }
-        exit(session.ending?.status ?? 0)
+        onEnd(ending)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,7 +40,20 @@ package enum MonitorMain {
                 && isatty(STDIN_FILENO) != 0 && isatty(STDOUT_FILENO) != 0
             guard interactive else { exit(PlainRunner(monitor: monitor, options: options).run()) }
             let ui = MonitorUI(monitor: monitor, colors: capabilities.colors)
-            InteractiveRunner(session: TerminalSession(ui: ui, terminal: SystemTerminal()), options: options).run()
+            let runner = InteractiveRunner(session: TerminalSession(ui: ui, terminal: SystemTerminal())) { ending in
+                // The terminal is restored by now, so the message lands on the main screen.
+                if case .failure(let message) = ending {
+                    FileOutput.write("bindings-demo: \(message)\n", to: STDERR_FILENO)
+                }
+                exit(ending.status)
+            }
+            do {
+                try runner.start(events: .system(options: options))
+            } catch {
+                FileOutput.write("bindings-demo: \(error.description)\n", to: STDERR_FILENO)
+                exit(1)
+            }
+            dispatchMain()
         } catch {
             FileOutput.write("bindings-demo: \(error.description)\n", to: STDERR_FILENO)
             exit(1)

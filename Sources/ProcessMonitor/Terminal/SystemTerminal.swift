@@ -13,11 +13,14 @@ package final class SystemTerminal: TerminalDevice {
     /// The settings found by ``enter()``, put back by ``restore()``.
     private var original: termios?
     private var entered = false
+    private let guardsCrashes: Bool
 
-    /// The terminal reading `input` and drawing on `output`.
-    package init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+    /// The terminal reading `input` and drawing on `output`; with `guardsCrashes`, a
+    /// crash of the process restores it too (see ``CrashGuard``).
+    package init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, guardsCrashes: Bool = true) {
         self.input = input
         self.output = output
+        self.guardsCrashes = guardsCrashes
     }
 
     package func size() -> TerminalSize? {
@@ -48,7 +51,7 @@ package final class SystemTerminal: TerminalDevice {
         }
         entered = true
         // From here on a crash must not leave the terminal raw and on the other screen.
-        CrashGuard.install(descriptor: output, restoring: settings, on: input)
+        if guardsCrashes { CrashGuard.install(descriptor: output, restoring: settings, on: input) }
         write(Array(TerminalSequences.enter.utf8))
     }
 
