@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Records /proc fixtures for the ProcessMonitor tests and the refresh benchmark: two
-# samples of this machine, one second apart (DEST/t0 and DEST/t1), each a system root
+# Records /proc fixtures for the ProcessMonitor tests and the refresh benchmark: three
+# samples of this machine, one second apart (DEST/t0, t1, t2), each a system root
 # (proc/ and etc/passwd) that `bindings-demo --root` and `ProcReader(root:)` read.
 #
 #     Scripts/record-proc-fixture.sh DEST [--synthetic COUNT]
@@ -9,7 +9,8 @@
 # threads, and four processes the script starts with known command lines and users (a
 # busy loop, two sleeps, a tail), so that no other process of the machine is recorded.
 # With --synthetic, COUNT made-up processes (pids from 20000, users ada, grace and alan)
-# are added, a tenth of them busy between the samples: the benchmark's 500-process load.
+# are added, a tenth of them busy between the samples (by varying amounts): the
+# benchmark's 500-process load.
 # Linux only; run as root (the processes run as other users through setpriv).
 set -euo pipefail
 dest=${1:?usage: record-proc-fixture.sh DEST [--synthetic COUNT]}
@@ -46,7 +47,6 @@ record() {   # record SAMPLE_DIR SAMPLE_INDEX
         grep -E '^(root|daemon|nobody):' /etc/passwd
         printf '%s:x:%d:%d::/home/%s:/bin/bash\n' ada 1000 1000 ada grace 1001 1001 grace alan 1002 1002 alan
     } > "$root/etc/passwd"
-    local boot_ticks=$(( $(cut -d. -f1 "$root/proc/uptime") * 100 ))
     for (( i = 0; i < synthetic; i++ )); do
         local pid=$(( 20000 + i )) uid=$(( 1000 + i % 3 )) threads=$(( 1 + i % 7 ))
         local command=${commands[$(( i % ${#commands[@]} ))]}
@@ -54,10 +54,11 @@ record() {   # record SAMPLE_DIR SAMPLE_INDEX
         local ticks=$(( (i * 37) % 5000 ))
         local rss=$(( 200 + (i * 131) % 90000 ))
         local state=S
-        if (( i % 10 == 0 )); then   # busy: 50 ticks per second more in each sample
-            ticks=$(( ticks + sample * (20 + i % 60) )); state=R
+        if (( i % 10 == 0 )); then   # busy: 20 to 80 ticks more in each sample
+            for (( s = 1; s <= sample; s++ )); do ticks=$(( ticks + 20 + (i * 7 + s * 13) % 60 )); done
+            state=R
         fi
-        local start=$(( boot_ticks - 100000 - i * 10 ))
+        local start=$(( 3000000 - i * 10 ))   # the same in both samples: the same process
         mkdir -p "$root/proc/$pid"
         echo "$pid ($name) $state 1 $pid $pid 0 -1 4194560 100 0 0 0 $(( ticks * 2 / 3 )) $(( ticks - ticks * 2 / 3 )) 0 0 20 0 $threads 0 $start $(( rss * 4096 * 3 )) $rss 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 $(( i % 2 )) 0 0 0 0 0" > "$root/proc/$pid/stat"
         printf 'Name:\t%s\nState:\t%s\nPid:\t%d\nUid:\t%d\t%d\t%d\t%d\nThreads:\t%d\n' \
@@ -70,4 +71,6 @@ rm -rf "$dest"
 record "$dest/t0" 0
 sleep 1
 record "$dest/t1" 1
-echo "recorded $(ls -d "$dest"/t0/proc/[0-9]* | wc -l) processes in $dest/t0 and $dest/t1"
+sleep 1
+record "$dest/t2" 2
+echo "recorded $(ls -d "$dest"/t0/proc/[0-9]* | wc -l) processes in $dest/t0, t1 and t2"

@@ -44,7 +44,7 @@ package struct Options: Equatable, Sendable {
           --root DIR             read DIR/proc and DIR/etc/passwd (a recorded system)
           --benchmark-refresh DIR
                                  measure the CPU time of a refresh of the recording in DIR
-                                 (DIR/t0, then DIR/t1), then exit
+                                 (DIR/t0, t1, t2), then exit
           -h, --help             show this help
 
         Keys: s next sort column, S reverse order, / filter (Enter keeps it, Esc clears it),
@@ -98,7 +98,7 @@ package struct Options: Equatable, Sendable {
                 options.root = given
             case "--benchmark-refresh":
                 guard let given = value(), !given.isEmpty else {
-                    return .invalid("--benchmark-refresh needs a recording's directory, holding t0/ and t1/ (got nothing)")
+                    return .invalid("--benchmark-refresh needs a recording's directory, holding t0/, t1/ and t2/ (got nothing)")
                 }
                 options.benchmarkFixture = given
             default:

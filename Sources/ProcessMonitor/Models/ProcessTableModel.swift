@@ -48,10 +48,29 @@ package final class ProcessTableModel: KeyValueObservable {
 
     private func deriveRows() {
         let needle = filter.lowercased()
-        let column = sortColumn
-        let descending = sortDescending
-        var derived = needle.isEmpty ? processes : processes.filter { $0.matches(needle) }
-        derived.sort { column.orders($0, before: $1, descending: descending) }
-        rows.replace(with: derived)
+        let filtered = needle.isEmpty ? processes : processes.filter { $0.matches(needle) }
+        rows.replace(with: Self.sorted(filtered, by: sortColumn, descending: sortDescending))
+    }
+
+    /// `rows` in the order of `column`. A numeric column sorts an array of its keys
+    /// (cheap to compare and move) rather than the rows themselves: this runs on every
+    /// refresh, for every process.
+    static func sorted(_ rows: [ProcessRow], by column: SortColumn, descending: Bool) -> [ProcessRow] {
+        let key: ((ProcessRow) -> Int)? = switch column {
+        case .cpu: { $0.cpuTenths }
+        case .memory: { $0.residentKiB }
+        case .threads: { $0.threads }
+        case .pid: { Int($0.pid) }
+        case .user, .command: nil
+        }
+        guard let key else {
+            return rows.sorted { column.orders($0, before: $1, descending: descending) }
+        }
+        var keys = rows.indices.map { (key: key(rows[$0]), pid: rows[$0].pid, index: $0) }
+        keys.sort { a, b in
+            if a.key != b.key { return descending ? a.key > b.key : a.key < b.key }
+            return column == .pid && descending ? a.pid > b.pid : a.pid < b.pid
+        }
+        return keys.map { rows[$0.index] }
     }
 }

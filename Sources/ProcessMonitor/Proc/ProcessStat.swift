@@ -41,15 +41,20 @@ package struct ProcessStat: Hashable, Sendable {
         guard !scanner.isAtEnd else { return nil }
         let state = Character(Unicode.Scalar(bytes[scanner.position]))
         _ = scanner.word()
-        // Fields 4 to 24; the state was field 3.
-        var fields = [Int](repeating: 0, count: 25)
+        // Fields 4 to 24; the state was field 3. Only the ones kept are stored.
+        var cpuTicks = 0, threads = 0, startTicks = 0, residentPages = 0
         for field in 4...24 {
             guard let value = scanner.integer() else { return nil }
-            fields[field] = value
+            switch field {
+            case 14, 15: cpuTicks += value   // utime, stime
+            case 20: threads = value
+            case 22: startTicks = value
+            case 24: residentPages = value
+            default: break
+            }
         }
         return ProcessStat(
             pid: Int32(truncatingIfNeeded: pid), name: name, state: state,
-            cpuTicks: fields[14] + fields[15], threads: fields[20], startTicks: fields[22],
-            residentPages: fields[24])
+            cpuTicks: cpuTicks, threads: threads, startTicks: startTicks, residentPages: residentPages)
     }
 }
