@@ -36,7 +36,7 @@ package struct Meter {
     /// `labelWidth` columns, then the bracketed bar. With `colors`, every part is drawn
     /// with `|` in its colour; without, with its glyph.
     package func draw(into frame: inout Frame, row: Int, column: Int, width: Int, labelWidth: Int, colors: Bool) {
-        guard width > 0 else { return }
+        guard width > 0, row >= 0, row < frame.size.height else { return }
         frame.draw(label, row: row, column: column, width: min(width, labelWidth), style: Style(.cyan, bold: true))
         let inner = width - labelWidth - 2
         guard inner > 0 else { return }
