@@ -7,6 +7,7 @@ final class TemporaryDirectory {
     /// Its absolute path.
     let path: String
 
+    /// Why a file operation of the test failed.
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
