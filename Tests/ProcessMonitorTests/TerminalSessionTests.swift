@@ -148,3 +148,35 @@ import Glibc
         }
     }
 }
+
+/// The session and runner around their start.
+@Suite struct TerminalSessionStartTests {
+    @Test func aSignalBeforeTheStartKeepsTheTerminalAsItWas() throws {
+        let terminal = RecordingTerminal(width: 80, height: 24)
+        let ui = MonitorUI(monitor: Monitor(reader: try Fixture.reader("small"), ticksPerSecond: 100), colors: false)
+        let session = TerminalSession(ui: ui, terminal: terminal)
+        session.signal(SIGTERM)
+        #expect(try !session.start())
+        #expect(terminal.events == ["restore"])   // restoring a terminal never entered does nothing
+        #expect(session.ending == .signal(SIGTERM))
+    }
+
+    @MainActor @Test func theRunnerListensForSignalsBeforeEnteringTheTerminal() throws {
+        let terminal = RecordingTerminal(width: 80, height: 24)
+        terminal.enterError = TerminalError("no terminal")
+        let ui = MonitorUI(monitor: Monitor(reader: try Fixture.reader("small"), ticksPerSecond: 100), colors: false)
+        var subscribedBeforeEnter = false
+        let signals = PassthroughSubject<Int32, Never>()
+        let runner = InteractiveRunner(session: TerminalSession(ui: ui, terminal: terminal)) { _ in }
+        let events = InteractiveRunner.Events(
+            ticks: Empty(completeImmediately: false).eraseToAnyPublisher(),
+            input: Empty(completeImmediately: false).eraseToAnyPublisher(),
+            endSignals: signals.handleEvents(receiveSubscription: { _ in
+                subscribedBeforeEnter = terminal.events.isEmpty
+            }).eraseToAnyPublisher(),
+            resizes: Empty(completeImmediately: false).eraseToAnyPublisher(),
+            timeUp: Empty(completeImmediately: false).eraseToAnyPublisher())
+        #expect(throws: TerminalError("no terminal")) { try runner.start(events: events) }
+        #expect(subscribedBeforeEnter)
+    }
+}

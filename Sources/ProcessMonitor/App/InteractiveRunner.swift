@@ -71,8 +71,28 @@ package final class InteractiveRunner {
     }
 
     /// Starts the session (the first refresh and frame), then reacts to `events`.
+    ///
+    /// The signals are observed before the terminal enters raw mode: from the moment it
+    /// does, a SIGTERM must reach the session (which restores the terminal) rather than
+    /// end the process with the terminal left raw.
     package func start(events: Events) throws(TerminalError) {
-        guard try session.start() else { return finish() }
+        events.endSignals
+            .sink { [self] number in
+                session.signal(number)
+                finish()
+            }
+            .store(in: &running)
+        events.resizes
+            .sink { [self] _ in session.resized() }
+            .store(in: &running)
+        let started: Bool
+        do {
+            started = try session.start()
+        } catch {
+            running.removeAll()
+            throw error
+        }
+        guard started else { return finish() }
         events.ticks
             .sink { [self] _ in if !session.tick() { finish() } }
             .store(in: &running)
@@ -83,15 +103,6 @@ package final class InteractiveRunner {
             }, receiveValue: { [self] bytes in
                 if !session.input(bytes) { finish() }
             })
-            .store(in: &running)
-        events.endSignals
-            .sink { [self] number in
-                session.signal(number)
-                finish()
-            }
-            .store(in: &running)
-        events.resizes
-            .sink { [self] _ in session.resized() }
             .store(in: &running)
         events.timeUp
             .sink { [self] _ in

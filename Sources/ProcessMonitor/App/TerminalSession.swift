@@ -40,8 +40,10 @@ package final class TerminalSession {
     }
 
     /// Enters the terminal's raw mode and alternate screen, refreshes and draws. Returns
-    /// `false` when the session ended (the refresh failed: see ``ending``).
+    /// `false` when the session ended (the refresh failed, or a signal came first: see
+    /// ``ending``), leaving the terminal as it was.
     package func start() throws(TerminalError) -> Bool {
+        guard ending == nil else { return false }
         try terminal.enter()
         return tick()
     }
