@@ -91,4 +91,20 @@ import ProcessMonitor
         table.filter = ""
         #expect(table.rows.count == 7)
     }
+
+    @Test func aNewOrderSendsTheRowsAnewAndARefreshOnlyTheDifference() throws {
+        let table = try Fixture.monitor("small").table
+        var edits: [[CollectionChange<ProcessRow>.Edit]] = []
+        let subscription = table.rows.changes.dropFirst().sink { edits.append($0.changes) }
+        table.sortColumn = .pid   // still descending: every row moves
+        #expect(edits.count == 2)
+        #expect(edits[0] == (0..<7).reversed().map { .delete(at: $0) })
+        #expect(edits[1] == table.rows.elements.enumerated().map { .insert($1, at: $0) })
+        edits = []
+        var processes = table.processes
+        processes[processes.firstIndex { $0.pid == 9610 }!].threads = 2
+        table.processes = processes
+        #expect(edits == [[.update(processes.first { $0.pid == 9610 }!, at: 2)]])   // 9612, 9611, 9610...
+        withExtendedLifetime(subscription) {}
+    }
 }
