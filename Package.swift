@@ -14,7 +14,11 @@ let package = Package(
     targets: [
         .target(name: "Bindings"),
         .target(name: "FoundationBindings", dependencies: ["Bindings"]),
-        .executableTarget(name: "bindings-demo", dependencies: ["Bindings", "FoundationBindings"]),
+        // The process monitor that `bindings-demo` runs: readers of /proc, models, views and
+        // the terminal renderer. Not in any product (only the demo and its tests use it), so
+        // its API is `package`, which release builds of the tests can import.
+        .target(name: "ProcessMonitor", dependencies: ["Bindings", "FoundationBindings"]),
+        .executableTarget(name: "bindings-demo", dependencies: ["ProcessMonitor"]),
         // The helpers every test suite shares (recorders, locks, counters, thread helpers).
         // Not in any product, so users of the library never see it.
         .target(
@@ -25,6 +29,12 @@ let package = Package(
         .testTarget(
             name: "BindingsTests",
             dependencies: ["Bindings", "BindingsTestSupport"]
+        ),
+        .testTarget(
+            name: "ProcessMonitorTests",
+            dependencies: ["ProcessMonitor", "Bindings"],
+            // Recorded /proc trees, read from disk by path (see Support/Fixtures.swift).
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "FoundationBindingsTests",
