@@ -24,7 +24,7 @@ struct OperatorsAssignToObservedTests {
     @Test func setsEachValueOnThePropertyAndItsObserversHearIt() {
         let model = OpsBThermostat()
         let subject = PassthroughSubject<Int, Never>()
-        let observer = TestRecorder<Int, Never>(releasesSubscription: [])
+        let observer = TestRecorder<Int, Never>()
         model.$temperature.subscribe(observer)
         subject.assign(to: &model.$temperature)
         #expect(model.temperature == 20)
@@ -120,7 +120,7 @@ struct OperatorsAssignToObservedTests {
         let first = model.$temperature.sink { value in
             if value == 1 { subject.send(2) }   // assigned while 1 is being delivered
         }
-        let observer = TestRecorder<Int, Never>(releasesSubscription: [])
+        let observer = TestRecorder<Int, Never>()
         model.$temperature.subscribe(observer)
         subject.send(1)
         #expect(observer.values == [20, 1, 2])

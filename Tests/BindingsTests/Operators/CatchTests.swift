@@ -73,6 +73,7 @@ struct OperatorsCatchTests {
         recorder.request(.max(1))
         #expect(replacement.requests == [.max(4), .max(1)])
         #expect(upstream.requests == [.max(3), .max(2)])
+        recorder.cancel()
     }
 
     @Test func nothingIsDeliveredBeyondTheDemand() {
@@ -89,6 +90,7 @@ struct OperatorsCatchTests {
         replacement.send(4)
         #expect(recorder.values == [1, 2, 4])
         #expect(recorder.violations == [])
+        recorder.cancel()
     }
 
     @Test func demandReturnedFromReceiveIsAddedAndReturnedUpstream() {
@@ -101,6 +103,7 @@ struct OperatorsCatchTests {
         #expect(replacement.requests == [.max(1)])
         #expect(replacement.send(2) == .max(1))
         #expect(recorder.values == [1, 2])
+        recorder.cancel()
     }
 
     @Test func cancelBeforeAndAfterTheFailureCancelsTheCurrentPublisher() {
@@ -156,6 +159,8 @@ struct OperatorsCatchTests {
         upstream.send(1)
         replacement.send(10)
         #expect(recorder.values == [1, 2, 10, 11])
+        recorder.onValue = nil   // the hook holds the subjects, which hold the recorder
+        recorder.cancel()
     }
 
     @Test func tryCatchReplacesOrFailsWithTheThrownError() {

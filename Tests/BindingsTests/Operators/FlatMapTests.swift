@@ -272,6 +272,7 @@ struct OperatorsFlatMapTests {
         #expect(inners.map(\.isSubscribed) == [false, true, false, true])
         inners[3].send("d")
         #expect(recorder.values == ["d"])
+        recorder.cancel()
     }
 
     @Test func aCarelessInnerFreesItsSlotOnceAndCannotSendAfterItsCompletion() {
@@ -317,7 +318,8 @@ struct OperatorsFlatMapTests {
             .subscribe(recorder)
         #expect(recorder.wait(timeout: 60) { $0.last == .finished })
         #expect(recorder.values.sorted() == Array(0..<count))
-        #expect(inners.value.peak == 3)
+        // Never more than three at once (how many overlapped depends on the scheduling).
+        #expect((1...3).contains(inners.value.peak))
         #expect(recorder.violations == [])
     }
 

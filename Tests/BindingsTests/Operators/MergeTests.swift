@@ -366,6 +366,7 @@ struct OperatorsMergeTests {
         recorder.request(.max(1))
         #expect(recorder.values == [1, 2])
         #expect(recorder.violations == [])
+        recorder.cancel()
     }
 
     @Test func aCarelessUpstreamCannotFinishTheMergeEarlyNorSendAfterItsCompletion() {

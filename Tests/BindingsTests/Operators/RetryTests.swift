@@ -93,6 +93,7 @@ struct OperatorsRetryTests {
         #expect(upstream.send(1) == .max(2))
         upstream.send(completion: .failure(.boom))
         #expect(upstream.requests == [.max(1), .max(2)])
+        recorder.cancel()
     }
 
     @Test func aFailedSubscriptionsLateEventsAreDropped() {
@@ -149,6 +150,8 @@ struct OperatorsRetryTests {
         subject.retry(1).subscribe(recorder)
         subject.send(1)
         #expect(recorder.values == [1, 2, 3])
+        recorder.onValue = nil   // the hook holds the subject, which holds the recorder
+        recorder.cancel()
     }
 
     @Test func justAndResultPublishersRetryAsThemselves() {

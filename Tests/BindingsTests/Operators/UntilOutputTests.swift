@@ -34,6 +34,7 @@ struct OperatorsDropUntilOutputTests {
         other.send(completion: .failure(.boom))   // after its value: ignored
         upstream.send(1)
         #expect(recorder.events == [.value(1)])
+        recorder.cancel()
     }
 
     @Test func theOthersCompletionBeforeItsValueEndsTheStream() {
@@ -92,6 +93,7 @@ struct OperatorsDropUntilOutputTests {
         upstream.send(5)
         #expect(recorder.values == [2, 3, 5])
         #expect(recorder.violations == [])
+        recorder.cancel()
     }
 
     @Test func aRequestBeforeTheUpstreamSubscribesIsKeptForIt() {
@@ -102,6 +104,7 @@ struct OperatorsDropUntilOutputTests {
         recorder.request(.max(1))
         upstream.attach()
         #expect(upstream.requests == [.max(3)])
+        recorder.cancel()
     }
 
     @Test func demandReturnedFromReceiveIsReturnedUpstream() {
@@ -109,6 +112,7 @@ struct OperatorsDropUntilOutputTests {
         let recorder = TestRecorder<Int, TestError>(initialDemand: .max(1), demandPerValue: .max(2), releasesSubscription: [])
         upstream.drop(untilOutputFrom: Just(()).setFailureType(to: TestError.self)).subscribe(recorder)
         #expect(upstream.send(1) == .max(2))
+        recorder.cancel()
     }
 
     @Test func cancelCancelsBoth() {
@@ -140,6 +144,8 @@ struct OperatorsDropUntilOutputTests {
         upstream.send(1)
         #expect(recorder.values == [1, 2, 3])
         #expect(maxDepth == 1)
+        recorder.onValue = nil   // the hook holds the upstream, which holds the recorder
+        recorder.cancel()
     }
 
     @Test func theOthersFailureOnAnotherThreadNeverOverlapsAValue() {

@@ -30,6 +30,7 @@ struct OperatorsZipTests {
         letters.send("D")   // waits for a fourth number
         #expect(recorder.events(Self.pair) == [.value("1A"), .value("2B"), .value("3C")])
         #expect(recorder.violations == [])
+        recorder.cancel()   // the stream never ends: let go of the recorder
     }
 
     @Test func transformVariantsAreMapsOfTheZip() {
@@ -90,6 +91,8 @@ struct OperatorsZipTests {
         #expect(four.events.count == 2)
         #expect(four.events.last.map { "\($0)" } == "finished")
         #expect(three.events.count == 2)   // d is not one of its upstreams
+        three.cancel()
+        four.cancel()
     }
 
     @Test func synchronousUpstreamsPairAndFinish() {
@@ -189,6 +192,7 @@ struct OperatorsZipTests {
         #expect(b.requests == [.max(2), .max(1)])
         #expect(recorder.events(Self.pair) == [.value("1A"), .value("2B"), .value("3C")])
         #expect(recorder.violations == [])
+        recorder.cancel()
     }
 
     @Test func demandReturnedFromReceiveIsForwardedToEveryUpstream() {
@@ -202,6 +206,7 @@ struct OperatorsZipTests {
         #expect(a.requests == [.max(1), .max(2)])
         #expect(b.requests == [.max(1), .max(2)])
         #expect(recorder.events(Self.pair) == [.value("1A")])
+        recorder.cancel()
     }
 
     @Test func anUpstreamThatSubscribesLateIsAskedForEverythingRequestedSoFar() {
@@ -216,6 +221,7 @@ struct OperatorsZipTests {
         late.send("A")   // nothing to pair with yet
         a.send(1)
         #expect(recorder.events(Self.pair) == [.value("1A")])
+        recorder.cancel()
     }
 
     @Test func cancelCancelsEveryUpstreamAndNothingFollows() {
@@ -249,6 +255,7 @@ struct OperatorsZipTests {
         b.send("A")
         b.send("B")   // cancelled by the first pair
         #expect(recorder.events(Self.pair) == [.value("1A")])
+        recorder.onValue = nil   // the hook holds the recorder
     }
 
     @Test func reentrantSendsAreDeliveredAfterTheCurrentTupleNotInsideIt() {
