@@ -62,11 +62,11 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
     /// person.address = Address("Paris")                        // "Paris"
     /// ```
     ///
-    /// A member that the publisher has itself (`map`, `values`, `count`, `first`, ...) is the
-    /// publisher's: reach a property of that name with `publisher(for:)` and the whole
-    /// key path. The key path is made when this is called, so each change applies it at
-    /// run time (a key path written out at `publisher(for:)` is compiled into property
-    /// reads).
+    /// A member that the publisher has itself (`map`, `values`, and operators such as
+    /// `count`, `first`, `last`, `min`) is the publisher's: reach a property of that name
+    /// with `publisher(for:)` and the whole key path (`publisher(for: \.items.count)`).
+    /// The key path is made when this is called, so each change applies it at run time
+    /// (a key path written out at `publisher(for:)` is compiled into property reads).
     @inlinable
     public subscript<Member>(dynamicMember member: KeyPath<Value, Member>) -> KeyValueObservingPublisher<Subject, Member> {
         KeyValueObservingPublisher<Subject, Member>(

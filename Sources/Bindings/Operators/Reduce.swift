@@ -23,7 +23,9 @@ extension Publishers {
 
         /// Creates a publisher that publishes the result of folding the upstream's
         /// elements into `initial` with `nextPartialResult`.
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -77,7 +79,9 @@ extension Publisher {
     /// let c = [1, 2, 3].publisher.reduce(0, +).sink { print($0) }   // prints 6
     /// ```
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
+    public func reduce<T>(
+        _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
+    ) -> Publishers.Reduce<Self, T> {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 }

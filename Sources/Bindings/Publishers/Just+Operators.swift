@@ -285,7 +285,9 @@ extension Just {
     /// Returns a publisher of the value, or of the error that `predicate` throws. As in
     /// Combine, `predicate` is called once, with the value twice (its answer does not
     /// matter: one value has no duplicates).
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryRemoveDuplicates(
+        by predicate: (Output, Output) throws -> Bool
+    ) -> Result<Output, any Error>.Publisher {
         .init(Result {
             _ = try predicate(output, output)
             return output

@@ -164,7 +164,9 @@ extension Result.Publisher {
     /// Returns a publisher of the value, or of the failure, or of the error
     /// `areInIncreasingOrder` throws: as in Combine, it is called once, with the value
     /// twice.
-    public func tryMin(by areInIncreasingOrder: (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
+    public func tryMin(
+        by areInIncreasingOrder: (Success, Success) throws -> Bool
+    ) -> Result<Success, any Error>.Publisher {
         .init(result.tryMap { value in
             _ = try areInIncreasingOrder(value, value)
             return value
@@ -179,7 +181,9 @@ extension Result.Publisher {
     /// Returns a publisher of the value, or of the failure, or of the error
     /// `areInIncreasingOrder` throws: as in Combine, it is called once, with the value
     /// twice.
-    public func tryMax(by areInIncreasingOrder: (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
+    public func tryMax(
+        by areInIncreasingOrder: (Success, Success) throws -> Bool
+    ) -> Result<Success, any Error>.Publisher {
         .init(result.tryMap { value in
             _ = try areInIncreasingOrder(value, value)
             return value
@@ -255,7 +259,9 @@ extension Result.Publisher {
     /// Returns a publisher of the value, or of the failure, or of the error `predicate`
     /// throws: as in Combine, it is called once, with the value twice (its answer does
     /// not matter: one value has no duplicates).
-    public func tryRemoveDuplicates(by predicate: (Success, Success) throws -> Bool) -> Result<Success, any Error>.Publisher {
+    public func tryRemoveDuplicates(
+        by predicate: (Success, Success) throws -> Bool
+    ) -> Result<Success, any Error>.Publisher {
         .init(result.tryMap { value in
             _ = try predicate(value, value)
             return value

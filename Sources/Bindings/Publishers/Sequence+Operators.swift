@@ -161,13 +161,17 @@ extension Publishers.Sequence where Failure == Never {
     /// ```swift
     /// let p: Optional<String>.Publisher = ["bb", "a", "ccc"].publisher.min { $0.count < $1.count }   // "a"
     /// ```
-    public func min(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+    public func min(
+        by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool
+    ) -> Optional<Elements.Element>.Publisher {
         .init(sequence.min(by: areInIncreasingOrder))
     }
 
     /// Returns a publisher of the maximum element by `areInIncreasingOrder`, or of
     /// nothing for an empty sequence.
-    public func max(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+    public func max(
+        by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool
+    ) -> Optional<Elements.Element>.Publisher {
         .init(sequence.max(by: areInIncreasingOrder))
     }
 
@@ -220,7 +224,9 @@ extension Publishers.Sequence {
     /// ```swift
     /// let p: Publishers.Sequence<DropWhileSequence<[Int]>, Never> = [1, 5, 2].publisher.drop { $0 < 3 }   // 5, 2
     /// ```
-    public func drop(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+    public func drop(
+        while predicate: (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
         .init(sequence: sequence.drop(while: predicate))
     }
 
@@ -231,7 +237,9 @@ extension Publishers.Sequence {
 
     /// Returns a publisher of the elements before the first that does not satisfy
     /// `predicate`.
-    public func prefix(while predicate: (Elements.Element) -> Bool) -> Publishers.Sequence<[Elements.Element], Failure> {
+    public func prefix(
+        while predicate: (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<[Elements.Element], Failure> {
         .init(sequence: sequence.prefix(while: predicate))
     }
 
