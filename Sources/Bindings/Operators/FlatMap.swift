@@ -4,8 +4,10 @@ extension Publishers {
     ///
     /// At most `maxPublishers` inner publishers are subscribed at once: the upstream is
     /// asked for `maxPublishers` elements, then for one more each time an inner publisher
-    /// finishes. It finishes when the upstream and every inner publisher have finished;
-    /// it fails as soon as any of them fails (cancelling the others).
+    /// finishes (an element it sends beyond what it was asked for is dropped, and an inner
+    /// publisher that completes twice frees one slot). It finishes when the upstream and
+    /// every inner publisher have finished; it fails as soon as any of them fails
+    /// (cancelling the others).
     ///
     /// ```swift
     /// let ids = PassthroughSubject<Int, Never>()

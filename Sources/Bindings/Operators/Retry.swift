@@ -261,7 +261,7 @@ extension Result.Publisher {
     /// Returns this publisher: subscribing again would give the same result.
     ///
     /// ```swift
-    /// let p: Result<Int, ParseError>.Publisher = Result { try parse(text) }.publisher.retry(3)
+    /// let p: Result<Int, ParseError>.Publisher = parse(text).publisher.retry(3)   // parse returns a Result
     /// ```
     public func retry(_ times: Int) -> Result<Success, Failure>.Publisher {
         self
