@@ -159,6 +159,9 @@ final class ObservedAssignments {
         withExtendedLifetime(removed) {}
     }
 
+    /// Whether no assignment is running (each leaves at its completion).
+    var isEmpty: Bool { lock.withLock { entries.isEmpty } }
+
     /// Cancels and releases every assignment: the model is gone.
     func cancelAll() {
         let all = lock.withLock {

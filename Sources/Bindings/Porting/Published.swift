@@ -56,12 +56,7 @@ public struct Published<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Value {
         get { object[keyPath: storageKeyPath].box.value }
-        set {
-            let box = object[keyPath: storageKeyPath].box
-            box.willChange?.send()
-            box.subject?.send(newValue)
-            box.value = newValue
-        }
+        set { object[keyPath: storageKeyPath].box.set(newValue) }
     }
 
     /// The publisher of a `@Published` property, `$property`, as in Combine: the current
@@ -107,7 +102,20 @@ final class PublishedBox<Value>: PublishedWillChangeSlot {
     /// The enclosing object's `objectWillChange`, once it was asked for.
     var willChange: ObservableObjectPublisher?
 
+    /// The `assign(to:)` subscriptions into this property, cancelled when it goes.
+    var assignments: ObservedAssignments?
+
     init(_ value: Value) { self.value = value }
+
+    deinit { assignments?.cancelAll() }
+
+    /// Sets the value as Combine's does: `objectWillChange` first, then the new value to
+    /// the subscribers, then the store.
+    func set(_ newValue: Value) {
+        willChange?.send()
+        subject?.send(newValue)
+        value = newValue
+    }
 
     /// The subject that `$property` subscribes to, made with the current value.
     var publisher: CurrentValueSubject<Value, Never> {

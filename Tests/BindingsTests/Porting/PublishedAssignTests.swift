@@ -1,0 +1,64 @@
+import BindingsTestSupport
+import Testing
+@testable import Bindings
+
+/// A Combine model whose property is fed by `assign(to: &$property)`.
+private final class AssignedClock: ObservableObject {
+    @Published var seconds = 0
+
+    init(ticks: some Publisher<Int, Never>) {
+        ticks.assign(to: &$seconds)
+    }
+}
+
+@Suite("Porting: assign(to:) of a @Published property")
+struct PublishedAssignTests {
+    @Test func eachValueIsSetAndAnnouncedAsASetWouldBe() {
+        let ticks = PassthroughSubject<Int, Never>()
+        let clock = AssignedClock(ticks: ticks)
+        var log: [String] = []
+        let willChange = clock.objectWillChange.sink { log.append("willChange while \(clock.seconds)") }
+        let values = clock.$seconds.sink { log.append("$seconds \($0)") }
+        ticks.send(1)
+        ticks.send(2)
+        #expect(clock.seconds == 2)
+        #expect(log == [
+            "$seconds 0",
+            "willChange while 0", "$seconds 1",
+            "willChange while 1", "$seconds 2",
+        ])
+        withExtendedLifetime((willChange, values)) {}
+    }
+
+    @Test func theObjectLivesOnItsOwnAndItsDeinitCancelsTheUpstream() {
+        let upstream = TestPublisher<Int, Never>()
+        var clock: AssignedClock? = AssignedClock(ticks: upstream)
+        #expect(upstream.log == [.subscribed, .request(.unlimited)])
+        upstream.send(5)
+        #expect(clock?.seconds == 5)
+        weak let gone = clock
+        clock = nil                                    // no cycle through its own assignment
+        #expect(gone == nil)
+        #expect(upstream.log == [.subscribed, .request(.unlimited), .cancel])
+        upstream.send(6)                               // after the cancel: goes nowhere
+    }
+
+    @Test func aFinishedUpstreamEndsTheAssignmentAndTheValuesStay() {
+        let clock = AssignedClock(ticks: [3, 4].publisher)
+        #expect(clock.seconds == 4)
+        #expect(clock.$seconds.box.assignments.map { list in list.isEmpty } == true)
+    }
+
+    @Test func severalAssignmentsInterleaveInSendOrder() {
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        let clock = AssignedClock(ticks: first)
+        second.assign(to: &clock.$seconds)
+        let recorder = TestRecorder<Int, Never>()
+        clock.$seconds.subscribe(recorder)
+        first.send(1)
+        second.send(20)
+        first.send(3)
+        #expect(recorder.values == [0, 1, 20, 3])
+    }
+}
