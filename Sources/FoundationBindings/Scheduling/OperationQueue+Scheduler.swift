@@ -2,7 +2,7 @@ import Bindings
 import Dispatch
 import Foundation
 
-/// `OperationQueue` as a ``Scheduler``, as in Combine: each action becomes an operation
+/// `OperationQueue` as a `Scheduler`, as in Combine: each action becomes an operation
 /// on the queue; an action for later waits for its date, then becomes one.
 ///
 /// ```swift
@@ -15,8 +15,8 @@ import Foundation
 ///
 /// The queue decides where and how many actions run at once: a queue whose
 /// `maxConcurrentOperationCount` is 1 runs them one at a time in the order they were
-/// added; a concurrent queue may overlap them. ``Publisher/receive(on:options:)`` keeps
-/// the upstream's order either way, delivering one value at a time.
+/// added; a concurrent queue may overlap them. `receive(on:)` keeps the upstream's
+/// order either way, delivering one value at a time.
 extension OperationQueue: Scheduler {
     /// The minimum tolerance: zero.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }

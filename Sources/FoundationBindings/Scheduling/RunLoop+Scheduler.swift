@@ -1,7 +1,7 @@
 import Bindings
 import Foundation
 
-/// `RunLoop` as a ``Scheduler``, as in Combine: actions run on the run loop's thread,
+/// `RunLoop` as a `Scheduler`, as in Combine: actions run on the run loop's thread,
 /// in its default mode, as blocks (`perform`) or as Foundation timers when they wait.
 ///
 /// ```swift
@@ -17,9 +17,9 @@ import Foundation
 /// should deliver on `DispatchQueue.main` instead.
 ///
 /// Immediate actions run in the order they were scheduled, so operators that deliver on
-/// a run loop (``Publisher/receive(on:options:)``) keep their order. Scheduling may be
-/// done from any thread: the run loop is woken, so an action scheduled from another
-/// thread runs at once, not at the run loop's next unrelated event.
+/// a run loop (`receive(on:)`) keep their order. Scheduling may be done from any
+/// thread: the run loop is woken, so an action scheduled from another thread runs at
+/// once, not at the run loop's next unrelated event.
 extension RunLoop: Scheduler {
     /// The minimum tolerance: zero.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }

@@ -5,11 +5,11 @@ extension Timer {
     /// Combine's publisher of a Foundation timer's ticks: a connectable publisher that
     /// emits the current date at each tick of a `Timer` on a run loop, once connected.
     ///
-    /// Create one with ``Foundation/Timer/publish(every:tolerance:on:in:options:)``. Nothing is
+    /// Create one with `Timer.publish(every:tolerance:on:in:options:)`. Nothing is
     /// emitted before ``connect()``, which starts a repeating timer on the run loop, in
     /// the mode; every subscriber then receives its ticks. Cancelling the connection
-    /// invalidates the timer. ``Bindings/ConnectablePublisher/autoconnect()`` connects for the first
-    /// subscriber and cancels when the last one leaves:
+    /// invalidates the timer. `autoconnect()` connects for the first subscriber and
+    /// cancels when the last one leaves:
     ///
     /// ```swift
     /// let clock = Timer.publish(every: 1, on: .main, in: .common)
@@ -20,7 +20,7 @@ extension Timer {
     /// **Thread:** ticks arrive on the run loop's thread, while it runs in `mode` (or in
     /// any mode, for `.common`). Nobody runs a run loop for you: on Linux, the main run
     /// loop ticks only if the main thread runs it (`RunLoop.main.run()`). For a timer on
-    /// a queue, use `DispatchQueue.reactive.timer(every:)` (``Bindings/Publishers/Timer``).
+    /// a queue, use `DispatchQueue.reactive.timer(every:)` (`Publishers.Timer`).
     ///
     /// **Demand:** each subscriber has its own; a tick that comes while a subscriber has
     /// no unmet demand is dropped for it, as in Combine. The publisher never finishes.

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The subscribers of a ``Foundation/Timer/TimerPublisher`` that have not cancelled, in
+/// The subscribers of a `Timer.TimerPublisher` that have not cancelled, in
 /// the order they subscribed: what each tick of its timers is offered to.
 ///
 /// Apart from the publisher (which holds `RunLoop`, not `Sendable`), so that a timer's

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// Starts one URL session data task when first asked to, and cancels it: the source of a
-/// ``Foundation/URLSession/DataTaskPublisher`` subscription, started by the subscriber's
+/// `URLSession.DataTaskPublisher` subscription, started by the subscriber's
 /// first demand.
 ///
 /// The task is only created when started, so that a subscription nobody asks anything of

@@ -9,8 +9,7 @@ extension URLSession {
     /// subscriber first asks for a value, then sends the data and the response and
     /// finishes, or fails with a `URLError`.
     ///
-    /// Create one with ``Foundation/URLSession/dataTaskPublisher(for:)-(URL)`` or
-    /// ``Foundation/URLSession/dataTaskPublisher(for:)-(URLRequest)``.
+    /// Create one with `URLSession.dataTaskPublisher(for:)`, of a URL or of a request.
     ///
     /// ```swift
     /// let c = URLSession.shared.dataTaskPublisher(for: URL(string: "https://example.com")!)
@@ -27,6 +26,9 @@ extension URLSession {
     /// - **Thread:** the value and the completion arrive on the thread of the session's
     ///   delegate queue that runs the task's completion handler.
     /// - **Cancel:** cancelling cancels the task; nothing arrives after `cancel()`.
+    ///
+    /// On Linux, `URLSession` lives in FoundationNetworking: a file that uses it imports
+    /// that too (`#if canImport(FoundationNetworking)`).
     public struct DataTaskPublisher: Publisher {
         /// The body of the response (empty when it has none) and the response.
         public typealias Output = (data: Data, response: URLResponse)
