@@ -35,7 +35,8 @@ struct FBOperationQueueSchedulerTests {
         let ranAt = Locked<Date?>(nil)
         let onQueue = Locked<Bool?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let due = queue.now.advanced(by: .milliseconds(50))
+        // Far enough for the checks below to come first even on a loaded machine.
+        let due = queue.now.advanced(by: .milliseconds(200))
         queue.schedule(after: due) {
             ranAt.value = Date()
             onQueue.value = OperationQueue.current === queue

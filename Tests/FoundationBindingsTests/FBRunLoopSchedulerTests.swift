@@ -28,20 +28,26 @@ struct FBRunLoopSchedulerTests {
     @Test func anActionForLaterRunsNoEarlierThanItsDateAndAfterImmediateOnes() {
         let loop = RunLoopThread(name: "FBRunLoopSchedulerTests.after")
         defer { #expect(loop.stop()) }
-        let runLoop = loop.runLoop
         let ran = LockedLog<String>()
         let ranAt = Locked<Date?>(nil)
+        let due = Locked<Date?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let due = runLoop.now.advanced(by: .milliseconds(50))
-        runLoop.schedule(after: due) {
-            ranAt.value = Date()
-            ran.append("later")
-            done.signal()
+        // Both scheduled on the run loop's thread, which runs neither before this returns:
+        // the order cannot depend on how fast the test thread goes.
+        loop.sync {
+            let runLoop = RunLoop.current
+            let later = runLoop.now.advanced(by: .milliseconds(50))
+            due.value = later.date
+            runLoop.schedule(after: later) {
+                ranAt.value = Date()
+                ran.append("later")
+                done.signal()
+            }
+            runLoop.schedule { ran.append("now") }
         }
-        runLoop.schedule { ran.append("now") }
         #expect(done.wait(timeout: .now() + 5) == .success)
         #expect(ran.items == ["now", "later"])
-        #expect(ranAt.value.map { $0 >= due.date } == true)
+        #expect(ranAt.value.flatMap { ranAt in due.value.map { ranAt >= $0 } } == true)
     }
 
     @Test func aRepeatingActionRepeatsUntilCancelled() {

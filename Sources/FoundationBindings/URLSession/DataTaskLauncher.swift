@@ -5,17 +5,18 @@ import FoundationNetworking
 #endif
 
 /// Starts one URL session data task when first asked to, and cancels it: the source of a
-/// `URLSession.DataTaskPublisher` subscription, started by the subscriber's
-/// first demand.
+/// `URLSession.DataTaskPublisher` subscription, started by the subscriber's first demand.
 ///
 /// The task is only created when started, so that a subscription nobody asks anything of
 /// makes no request at all. Starting again, or after cancelling, does nothing;
-/// cancelling before starting means the task is never created.
+/// cancelling before starting means the task is never created, and cancelling after the
+/// task completed does not touch it.
 final class DataTaskLauncher: Sendable {
     private enum State {
         case idle
         case running(URLSessionDataTask)
-        case cancelled
+        /// Completed or cancelled: the task, if there was one, is let go of.
+        case over
     }
 
     private let session: URLSession
@@ -37,7 +38,11 @@ final class DataTaskLauncher: Sendable {
     func start() {
         let task: URLSessionDataTask? = state.withLock { state in
             guard case .idle = state else { return nil }
-            let task = session.dataTask(with: request, completionHandler: completionHandler)
+            // The task holds this launcher until it completes, which lets go of the task.
+            let task = session.dataTask(with: request) { data, response, error in
+                self.state.withLock { $0 = .over }
+                self.completionHandler(data, response, error)
+            }
             state = .running(task)
             return task
         }
@@ -48,7 +53,7 @@ final class DataTaskLauncher: Sendable {
     /// Cancels the task if it runs, and keeps it from starting.
     func cancel() {
         let task: URLSessionDataTask? = state.withLock { state in
-            defer { state = .cancelled }
+            defer { state = .over }
             guard case .running(let task) = state else { return nil }
             return task
         }
