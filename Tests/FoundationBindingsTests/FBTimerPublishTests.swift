@@ -130,7 +130,8 @@ struct FBTimerPublishTests {
     @Test func autoconnectConnectsForTheFirstSubscriberAndStopsAfterTheLast() {
         let loop = RunLoopThread(name: "FBTimerPublishTests.autoconnect")
         defer { #expect(loop.stop()) }
-        let publisher = Timer.publish(every: 0.005, on: loop.runLoop, in: .default)
+        // In the common modes, as Combine code usually asks: the default mode is one.
+        let publisher = Timer.publish(every: 0.005, on: loop.runLoop, in: .common)
         // Subscribed to the timer itself, it sees every tick of any connection.
         let watcher = TestRecorder<Date, Never>(releasesSubscription: [.onCompletion, .onCancel])
         publisher.subscribe(watcher)
