@@ -654,6 +654,48 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
         endDelivering()
     }
 
+    /// ``sendInlined(makingUnderLock:calling:)`` for a sender whose observers are called
+    /// without the event (a subject's, which gives each its value as it is): the event is
+    /// only made when it must wait in the queue (a delivery is under way).
+    ///
+    /// So a send that is delivered at once never builds the event, nor an optional of it.
+    /// In generic code that was not specialized (the relay subject of `share()`, fed by a
+    /// generic subscriber), building them looked up their types' metadata on every send
+    /// (measured: `share()` with 10 `sink`s, 259 -> 159 ns a value; with 10 `Subscribers.Sink`s,
+    /// 349 -> 252 ns).
+    @inlinable @inline(__always)
+    final func sendInlined(
+        acceptingUnderLock accept: () -> Bool,
+        queuing makeEvent: () -> Event,
+        callingEach call: (ChannelObserver<Event>) -> Void
+    ) {
+        lock()
+        guard accept() else {
+            unlock()
+            return
+        }
+        if isDelivering {
+            queueEvent(makeEvent())
+            unlock(work: true)
+            return
+        }
+        if liveCount == 0 {
+            unlock()
+            return
+        }
+        unlockBecomingDeliverer()
+        let slots = self.slots
+        let count = slotCount
+        for index in 0..<count {
+            guard let unmanaged = slots[index] else { continue }
+            unmanaged._withUnsafeGuaranteedRef { observer in
+                if !observer.isCancelled { call(observer) }
+            }
+        }
+        deliverer.store(0, ordering: .relaxed)
+        endDelivering()
+    }
+
     /// Ends a delivery: the common case (nothing queued or deferred meanwhile, nobody
     /// holding the lock) in one compare-and-swap, the rest in ``finishDelivering()``.
     @inlinable

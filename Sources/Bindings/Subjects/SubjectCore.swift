@@ -56,17 +56,18 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// that was not specialized (a subject that a generic subscriber feeds, as `share()`'s
     /// does), taking the value out of the event for each observer looked up the event
     /// type's metadata each time (measured: `share()` with 10 `Subscribers.Sink`s 434 ->
-    /// 333 ns a value).
+    /// 333 ns a value); and the event itself is only made when it must wait in the
+    /// channel's queue (see `Channel.sendInlined(acceptingUnderLock:queuing:callingEach:)`).
     ///
     /// `storingAfterCompletion`: a `CurrentValueSubject`'s `value` setter, which stores the
     /// value after completion too (and sends nothing then), as Combine's does.
     @inlinable
     func send(_ value: Output, storingAfterCompletion: Bool = false) {
         channel.sendInlined(
-            makingUnderLock: {
+            acceptingUnderLock: {
                 guard completion == nil else {
                     if storingAfterCompletion { current = value }
-                    return nil
+                    return false
                 }
                 if replaysCurrent {
                     current = value
@@ -74,9 +75,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
                     // catches up with a value sent meanwhile (see `Channel.join`).
                     channel.countChange()
                 }
-                return .value(value)
+                return true
             },
-            calling: { observer, _ in Self.callValue(observer, value) })
+            queuing: { .value(value) },
+            callingEach: { Self.callValue($0, value) })
     }
 
     func send(completion: Subscribers.Completion<Failure>) {
