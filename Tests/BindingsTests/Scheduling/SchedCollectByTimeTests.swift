@@ -189,6 +189,7 @@ struct SchedCollectByTimeTests {
         scheduler.advance(toMilliseconds: 5_000)
         #expect(recorder.events == [.value([1])])
         #expect(scheduler.pendingCount == 0)
+        recorder.onValue = nil   // the hook holds the recorder
     }
 
     @Test func aSendFromInsideADeliveryComesAfterIt() {
@@ -202,6 +203,8 @@ struct SchedCollectByTimeTests {
         subject.send(1)
         #expect(recorder.events == [.value([1]), .value([2])])
         #expect(recorder.violations.isEmpty)
+        recorder.onValue = nil   // the hook holds the subject, which holds the recorder
+        recorder.cancel()
     }
 
     @Test func describesItselfAsCombineDoes() {
