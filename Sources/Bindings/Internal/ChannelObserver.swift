@@ -27,6 +27,12 @@ class ChannelObserver<Event>: CancellationTarget {
     @usableFromInline
     final let optionBits: UInt8
 
+    /// Whether this observer is a ``PropertyValueReceiver``, to which a property channel
+    /// gives a change's new value as it is (see ``PropertyChannel/call(_:_:objectHeld:)``).
+    /// In the byte that `slot`'s alignment leaves free, so it costs no space.
+    @usableFromInline
+    final let isPropertyValueReceiver: Bool
+
     /// The observer's index in its channel's slots, -1 when not in them; guarded by the
     /// channel's lock.
     ///
@@ -47,8 +53,9 @@ class ChannelObserver<Event>: CancellationTarget {
     final var handle: Unmanaged<AnyCancellable>?
 
     @usableFromInline
-    init(optionBits: UInt8 = 0) {
+    init(optionBits: UInt8 = 0, isPropertyValueReceiver: Bool = false) {
         self.optionBits = optionBits
+        self.isPropertyValueReceiver = isPropertyValueReceiver
     }
 
     /// Receives one event. Must be overridden.

@@ -283,7 +283,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 
     /// Delivers `event` to `observer`: a ``ValueObserver`` or a ``ChangeObserver``
     /// (marked by a bit, so no dynamic cast) straight from this code, specialized where
-    /// it is inlined; any other observer through its `receive(_:)`.
+    /// it is inlined, and a ``PropertyValueReceiver`` the new value of a change; any
+    /// other observer (or event) through its `receive(_:)`.
     ///
     /// Contract: used only for deliveries made at once by a thread that holds the
     /// channel's object (its model) for the whole call: a set (the setter, whose caller
@@ -329,6 +330,10 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
             } else {
                 link.pass(isPrior: event.isPrior, indexed: event.indexed, held: objectHeld)
             }
+        } else if observer.isPropertyValueReceiver, !event.isPrior, let value = event.new {
+            // A `PropertySubscription` (`publisher(for:)` with any subscriber): its value
+            // taken out here, where `Value` is known.
+            unsafeDowncast(observer, to: PropertyValueReceiver<Value>.self).receiveNew(value)
         } else {
             observer.receive(event)
         }

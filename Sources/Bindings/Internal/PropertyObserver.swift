@@ -26,14 +26,19 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
 
     /// `flags` go to the high bits of `optionBits` (see ``ValueObserverFlag``).
     @inlinable
-    init(channel: consuming PropertyChannel<Value>, options: KeyValueObservingOptions, flags: UInt8 = 0) {
+    init(
+        channel: consuming PropertyChannel<Value>, options: KeyValueObservingOptions, flags: UInt8 = 0,
+        isPropertyValueReceiver: Bool = false
+    ) {
         // A derived key path's observation is told at once (on the model's isolation,
         // where observers are made), so that it tracks the model before any change.
         // Only derived channels have one; for the others this is one load. Read before
         // `channel` moves into the property: read after, it cost a retain and a release.
         let interest = channel.isDerived ? channel.derivedInterest : nil
         self.channel = consume channel
-        super.init(optionBits: UInt8(truncatingIfNeeded: options.rawValue & 0x0F) | flags)
+        super.init(
+            optionBits: UInt8(truncatingIfNeeded: options.rawValue & 0x0F) | flags,
+            isPropertyValueReceiver: isPropertyValueReceiver)
         if let interest {
             interest.addInterest(prior: options.contains(.prior), old: options.contains(.old) || options.contains(.prior))
         }
@@ -129,4 +134,25 @@ protocol DerivedInterest: AnyObject {
     func addInterest(prior: Bool, old: Bool)
     /// That observer is gone; called once per observer, from any thread.
     func removeInterest(prior: Bool, old: Bool)
+}
+
+/// A ``PropertyObserver`` that a change's new value can be given to as it is
+/// (``receiveNew(_:)``), by the channel's code, which is specialized where `Value` is
+/// known. A ``PropertySubscription`` is one: its own code is generic over its
+/// subscriber and runs unspecialized, where reading the value out of a
+/// ``PropertyEvent`` looked up the event type's metadata on every change.
+@usableFromInline
+class PropertyValueReceiver<Value>: PropertyObserver<Value>, @unchecked Sendable {
+    // `@unchecked Sendable`: no state of its own (see `PropertyObserver`).
+
+    @inlinable
+    init(channel: consuming PropertyChannel<Value>, options: KeyValueObservingOptions) {
+        super.init(channel: channel, options: options, isPropertyValueReceiver: true)
+    }
+
+    /// Receives the new value of a change (not a prior notice). Must be overridden.
+    @usableFromInline
+    func receiveNew(_ value: Value) {
+        preconditionFailure("Bindings internal error: \(Self.self) does not override receiveNew(_:)")
+    }
 }

@@ -16,7 +16,7 @@ import Synchronization
 /// That value is kept (``pendingInitial``) and delivered through the channel, in order
 /// with the other events (``PropertyEvent/flush``), so that a newer value never
 /// arrives before it.
-final class PropertySubscription<Downstream: Subscriber>: PropertyObserver<Downstream.Input>, Subscription,
+final class PropertySubscription<Downstream: Subscriber>: PropertyValueReceiver<Downstream.Input>, Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Failure == Never {
     // `@unchecked Sendable` (the base classes document their own fields):
@@ -63,7 +63,6 @@ where Downstream.Failure == Never {
     }
 
     override func receive(_ event: PropertyEvent<Value>) {
-        let value: Value
         if event.isPrior {
             guard let old = event.old else {
                 // Only the flush is a prior notice without an old value (`PropertyEvent.flush`).
@@ -71,11 +70,19 @@ where Downstream.Failure == Never {
                 return
             }
             guard options.contains(.prior) else { return }
-            value = old
-        } else {
-            guard let new = event.new else { return }
-            value = new
+            deliver(old, isPrior: true)
+        } else if let new = event.new {
+            deliver(new, isPrior: false)
         }
+    }
+
+    /// A change's new value, given as it is by the channel (see ``PropertyValueReceiver``).
+    override func receiveNew(_ value: Value) {
+        deliver(value, isPrior: false)
+    }
+
+    /// Delivers a change's new value, or a prior notice's old value, within demand.
+    private func deliver(_ value: Value, isPrior: Bool) {
         if unlimited.load(ordering: .relaxed) {
             _ = downstream.receive(value)
             return
@@ -83,7 +90,7 @@ where Downstream.Failure == Never {
         let deliver: Bool = lock.withLock {
             if !requested {
                 // Before the first demand: dropped, except that it is now the value owed.
-                if options.contains(.initial), !event.isPrior { pendingInitial = value }
+                if options.contains(.initial), !isPrior { pendingInitial = value }
                 return false
             }
             // A newer value supersedes one still owed.
