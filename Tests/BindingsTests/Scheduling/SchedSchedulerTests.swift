@@ -93,14 +93,18 @@ struct SchedSchedulerTests {
         let log = LockedLog<Int>()
         let done = DispatchSemaphore(value: 0)
         let holder = LockedLog<any Cancellable>()
-        let timer = queue.schedule(after: queue.now, interval: .milliseconds(5)) {
-            log.append(log.items.count + 1)
-            if log.items.count == 3 {
-                holder.items.first?.cancel()
-                done.signal()
+        // Scheduled on the queue itself, so that the first tick (which runs there) cannot
+        // come before the cancellable is in `holder`, however late this thread runs.
+        queue.sync {
+            let timer = queue.schedule(after: queue.now, interval: .milliseconds(5)) {
+                log.append(log.items.count + 1)
+                if log.items.count == 3 {
+                    holder.items.first?.cancel()
+                    done.signal()
+                }
             }
+            holder.append(timer)
         }
-        holder.append(timer)
         #expect(done.wait(timeout: .now() + 10) == .success)
         // Three more intervals on the same queue: a cancelled timer must not fire again.
         let settled = DispatchSemaphore(value: 0)
