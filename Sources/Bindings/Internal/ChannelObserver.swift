@@ -53,9 +53,18 @@ class ChannelObserver<Event>: CancellationTarget {
     final var handle: Unmanaged<AnyCancellable>?
 
     @usableFromInline
-    init(optionBits: UInt8 = 0, isPropertyValueReceiver: Bool = false) {
+    init(optionBits: UInt8 = 0) {
         self.optionBits = optionBits
-        self.isPropertyValueReceiver = isPropertyValueReceiver
+        isPropertyValueReceiver = false
+    }
+
+    /// For a ``PropertyValueReceiver``. (A separate initializer rather than a parameter:
+    /// with one, every observer's creation measured 8 ns slower, `$x.sink` + `cancel()`
+    /// 95 -> 103 ns.)
+    @usableFromInline
+    init(propertyValueReceiverWith optionBits: UInt8) {
+        self.optionBits = optionBits
+        isPropertyValueReceiver = true
     }
 
     /// Receives one event. Must be overridden.

@@ -26,19 +26,25 @@ class PropertyObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Unregister
 
     /// `flags` go to the high bits of `optionBits` (see ``ValueObserverFlag``).
     @inlinable
-    init(
-        channel: consuming PropertyChannel<Value>, options: KeyValueObservingOptions, flags: UInt8 = 0,
-        isPropertyValueReceiver: Bool = false
-    ) {
+    init(channel: consuming PropertyChannel<Value>, options: KeyValueObservingOptions, flags: UInt8 = 0) {
         // A derived key path's observation is told at once (on the model's isolation,
         // where observers are made), so that it tracks the model before any change.
         // Only derived channels have one; for the others this is one load. Read before
         // `channel` moves into the property: read after, it cost a retain and a release.
         let interest = channel.isDerived ? channel.derivedInterest : nil
         self.channel = consume channel
-        super.init(
-            optionBits: UInt8(truncatingIfNeeded: options.rawValue & 0x0F) | flags,
-            isPropertyValueReceiver: isPropertyValueReceiver)
+        super.init(optionBits: UInt8(truncatingIfNeeded: options.rawValue & 0x0F) | flags)
+        if let interest {
+            interest.addInterest(prior: options.contains(.prior), old: options.contains(.old) || options.contains(.prior))
+        }
+    }
+
+    /// The same, for a ``PropertyValueReceiver`` (see `ChannelObserver`'s initializers).
+    @inlinable
+    init(valueReceiverOf channel: consuming PropertyChannel<Value>, options: KeyValueObservingOptions) {
+        let interest = channel.isDerived ? channel.derivedInterest : nil
+        self.channel = consume channel
+        super.init(propertyValueReceiverWith: UInt8(truncatingIfNeeded: options.rawValue & 0x0F))
         if let interest {
             interest.addInterest(prior: options.contains(.prior), old: options.contains(.old) || options.contains(.prior))
         }
@@ -147,7 +153,7 @@ class PropertyValueReceiver<Value>: PropertyObserver<Value>, @unchecked Sendable
 
     @inlinable
     init(channel: consuming PropertyChannel<Value>, options: KeyValueObservingOptions) {
-        super.init(channel: channel, options: options, isPropertyValueReceiver: true)
+        super.init(valueReceiverOf: channel, options: options)
     }
 
     /// Receives the new value of a change (not a prior notice). Must be overridden.
