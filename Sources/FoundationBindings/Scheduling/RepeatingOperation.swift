@@ -1,7 +1,6 @@
 import Bindings
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A repeating action of the operation queue scheduler: it waits for its date, adds an
 /// operation that runs the action, and when that has run, waits the interval and adds
@@ -21,12 +20,12 @@ final class RepeatingOperation: Cancellable, Sendable {
 
     private let queue: OperationQueue
     private let interval: TimeInterval
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     init(queue: OperationQueue, interval: TimeInterval, action: HandedOverAction) {
         self.queue = queue
         self.interval = interval
-        state = Mutex(State(action: action, queued: nil))
+        state = LockedState(State(action: action, queued: nil))
     }
 
     /// Adds the first operation at `date`.

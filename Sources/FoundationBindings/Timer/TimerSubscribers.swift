@@ -1,14 +1,13 @@
 import Foundation
-import Synchronization
 
 /// The subscribers of a `Timer.TimerPublisher` that have not cancelled, in
 /// the order they subscribed: what each tick of its timers is offered to.
 ///
 /// Apart from the publisher (which holds `RunLoop`, not `Sendable`), so that a timer's
-/// `@Sendable` block can hold it: the list is only touched with its mutex held, and the
+/// `@Sendable` block can hold it: the list is only touched with its lock held, and the
 /// subscriptions are called, and released, after unlocking.
 final class TimerSubscribers: Sendable {
-    private let entries = Mutex<[(id: ObjectIdentifier, receiver: any EventReceiver<Date>)]>([])
+    private let entries = LockedState<[(id: ObjectIdentifier, receiver: any EventReceiver<Date>)]>([])
 
     /// Adds a subscriber's subscription, under `id`.
     func add(_ receiver: any EventReceiver<Date>, id: ObjectIdentifier) {

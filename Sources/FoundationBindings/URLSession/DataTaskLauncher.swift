@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,7 +21,7 @@ final class DataTaskLauncher: Sendable {
     private let session: URLSession
     private let request: URLRequest
     private let completionHandler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    private let state = Mutex(State.idle)
+    private let state = LockedState(State.idle)
 
     init(
         session: URLSession,
