@@ -78,18 +78,15 @@ final class BatchContext {
     /// computed key path), so a list.
     @exclusivity(unchecked) @usableFromInline var derivedNoticed: [AnyObject] = []
 
-    @usableFromInline static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        // The thread's context goes with the thread.
-        pthread_key_create(&key) { raw in
-            #if canImport(Darwin)
-            Unmanaged<BatchContext>.fromOpaque(raw).release()
-            #else
-            if let raw { Unmanaged<BatchContext>.fromOpaque(raw).release() }
-            #endif
-        }
-        return key
-    }()
+    /// Points at the thread's context, which goes with the thread: the key's destructor
+    /// releases it.
+    @usableFromInline static let key = ThreadLocalKey { raw in
+        #if canImport(Darwin)
+        Unmanaged<BatchContext>.fromOpaque(raw).release()
+        #else
+        if let raw { Unmanaged<BatchContext>.fromOpaque(raw).release() }
+        #endif
+    }
 
     /// Whether any thread has a batch under way.
     @inlinable
@@ -105,7 +102,7 @@ final class BatchContext {
     /// with no retain of it (the thread-local slot holds it for the thread's life).
     @inlinable @inline(__always)
     static func withCurrent<Result>(_ body: (BatchContext) -> Result) -> Result? {
-        guard let raw = pthread_getspecific(key) else { return nil }
+        guard let raw = key.value else { return nil }
         return Unmanaged<BatchContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
             context.depth > 0 || context.flushing ? body(context) : nil
         }
@@ -114,11 +111,11 @@ final class BatchContext {
     /// The context of the current thread, made (and kept, retained by the thread-local
     /// slot) the first time; unretained: the slot holds it.
     static var ofThisThread: Unmanaged<BatchContext> {
-        if let raw = pthread_getspecific(key) { return Unmanaged.fromOpaque(raw) }
+        if let raw = key.value { return Unmanaged.fromOpaque(raw) }
         let made = BatchContext()
         made.flush = contexts.add(1, ordering: .relaxed).newValue << 32
         let context = Unmanaged.passRetained(made)
-        pthread_setspecific(key, context.toOpaque())
+        key.set(context.toOpaque())
         return context
     }
 

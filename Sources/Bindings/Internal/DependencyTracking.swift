@@ -358,11 +358,8 @@ enum DependencyTracking {
         }
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
+    /// Points at the current thread's session, if it is tracking.
+    @usableFromInline static let key = ThreadLocalKey()
 
     /// Runs `body` and returns what it read (each source once, in order), or `nil` if it
     /// read exactly `expected`. Nests: an inner tracking's reads are not reported to the
@@ -391,13 +388,13 @@ enum DependencyTracking {
     /// Runs `body` with `recorder` as this thread's session: the thread-local key points
     /// at it only while `body` runs (then at the session it nests in, if any).
     private static func session(_ recorder: inout Recorder, _ body: () -> Void) {
-        let previous = pthread_getspecific(key)
+        let previous = key.value
         withUnsafeMutablePointer(to: &recorder) { recorder in
-            pthread_setspecific(key, recorder)
+            key.set(recorder)
             activeThreads.add(1, ordering: .relaxed)
             body()
             activeThreads.subtract(1, ordering: .relaxed)
-            pthread_setspecific(key, previous)
+            key.set(previous)
         }
     }
 
@@ -431,8 +428,8 @@ enum DependencyTracking {
     /// read on any other thread must not pay for (or create) a channel just because some
     /// thread somewhere is tracking. Valid until the read that asked returns: the session
     /// lives on the stack of ``track(expecting:_:)``, which is running the read.
-    @usableFromInline
-    static var currentSession: UnsafeMutableRawPointer? { pthread_getspecific(key) }
+    @inlinable
+    static var currentSession: UnsafeMutableRawPointer? { key.value }
 
     /// Reports to `session` (the ``currentSession`` of this read) that the current thread
     /// read the source that `id` names; `source` gives the reference, only if kept.
