@@ -14,22 +14,38 @@ import Synchronization
 /// (~30 ns); `lock()` and `unlock()` here keep the key path folded into field accesses.
 @usableFromInline
 enum ChannelCreation {
-    /// `@unchecked Sendable`: `words` never changes after `init` and points at atomics;
-    /// the table lives for the whole process.
-    @usableFromInline
-    final class Table: @unchecked Sendable {
-        @inlinable static var count: Int { 32 }
-        /// Each lock's word: 0 free, 1 held, 2 held with a waiter asleep in the
-        /// ``ParkingLot``.
-        @usableFromInline let words: UnsafeMutablePointer<Atomic<UInt8>>
+    /// How many locks the table has.
+    @inlinable static var count: Int { 32 }
 
-        init() {
-            words = .allocate(capacity: Self.count)
-            for index in 0..<Self.count { (words + index).initialize(to: Atomic(0)) }
-        }
+    /// The address of the table's words, once made (0 before). Each lock's word: 0 free,
+    /// 1 held, 2 held with a waiter asleep in the ``ParkingLot``.
+    ///
+    /// An atomic word, initialised statically, rather than a `static let` of the table:
+    /// a lazily initialised global is reached through `swift_once` at every use, a call
+    /// that every tracked read of an `@Observed` property paid. The words are allocated
+    /// once and live for the whole process; threads that race to make them agree on the
+    /// first one stored.
+    @usableFromInline static let tableAddress = Atomic<UInt>(0)
+
+    /// The table's words.
+    @inlinable
+    static var words: UnsafeMutablePointer<Atomic<UInt8>> {
+        let address = tableAddress.load(ordering: .acquiring)
+        if _fastPath(address != 0) { return UnsafeMutablePointer(bitPattern: address).unsafelyUnwrapped }
+        return makeWords()
     }
 
-    @usableFromInline static let table = Table()
+    @usableFromInline
+    static func makeWords() -> UnsafeMutablePointer<Atomic<UInt8>> {
+        let made = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: count)
+        for index in 0..<count { (made + index).initialize(to: Atomic(0)) }
+        let (won, existing) = tableAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: made), ordering: .acquiringAndReleasing)
+        if won { return made }
+        made.deinitialize(count: count)
+        made.deallocate()
+        return UnsafeMutablePointer(bitPattern: existing).unsafelyUnwrapped
+    }
 
     /// The lock for `instance`'s channels: an index into the table.
     @inlinable
@@ -41,12 +57,12 @@ enum ChannelCreation {
     @inlinable
     static func lockIndex(forID id: ObjectIdentifier) -> Int {
         let address = UInt(bitPattern: id)
-        return Int(truncatingIfNeeded: (address >> 4) ^ (address >> 11)) & (Table.count - 1)
+        return Int(truncatingIfNeeded: (address >> 4) ^ (address >> 11)) & (count - 1)
     }
 
     @inlinable
     static func lock(_ index: Int) {
-        if (table.words + index).pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+        if (words + index).pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
             return
         }
         lockSlow(index)
@@ -55,7 +71,7 @@ enum ChannelCreation {
     /// Held: spin briefly, then sleep until the holder gives it up.
     @usableFromInline
     static func lockSlow(_ index: Int) {
-        let word = table.words + index
+        let word = words + index
         var spins = 0
         while true {
             let current = word.pointee.load(ordering: .relaxed)
@@ -79,7 +95,7 @@ enum ChannelCreation {
 
     @inlinable
     static func unlock(_ index: Int) {
-        if (table.words + index).pointee.exchange(0, ordering: .releasing) == 2 {
+        if (words + index).pointee.exchange(0, ordering: .releasing) == 2 {
             ParkingLot.unparkAll(on: parkingKey(index))
         }
     }

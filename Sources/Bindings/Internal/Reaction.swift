@@ -48,9 +48,16 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     // `@exclusivity(unchecked)` on the fields `lock` guards: it orders every access, and
     // no access spans a call that could touch them again (the closure runs unlocked).
     private let lock = CompactLock()
-    /// The closure: moved out to the running thread while a run is under way (so that a
-    /// run retains nothing), and back when it ends; `nil` for good once ``cancelled``.
-    @exclusivity(unchecked) private var body: Body?
+    /// The closure: moved out to the running thread while a run is under way, and back
+    /// when it ends; `nil` for good once ``cancelled``.
+    ///
+    /// One owned (+1) reference, held as `Unmanaged` so that a run calls the closure with
+    /// no reference counting: called through a strong optional that a run moves in and
+    /// out, its box was retained and released around every run (two atomic operations
+    /// of an `autorun` set + run, measured). Whoever holds the reference, the reaction
+    /// or the running thread, is the one who releases it: `cancel()` when no run holds
+    /// it, else the run when it ends, or `deinit`.
+    @exclusivity(unchecked) private var body: Unmanaged<Body>?
     /// Set by ``cancel()``: no run starts after it, and the running thread, if any, drops
     /// the closure when its run ends.
     @exclusivity(unchecked) private var cancelled = false
@@ -90,7 +97,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             reaction.schedule = .actor(deliver)
         }
         reaction.running = true   // not shared yet: the first run holds the closure
-        var body: Body? = Body(body)
+        var body: Unmanaged<Body>? = .passRetained(Body(body))
         var expected: [any DependencySource] = []
         reaction.runUntilSettled(&body, &expected)
         return reaction
@@ -140,7 +147,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         }
         running = true
         // Moved, not copied: the run holds them, and no retain is paid.
-        var body: Body?
+        var body: Unmanaged<Body>?
         var expected: [any DependencySource] = []
         swap(&body, &self.body)
         swap(&expected, &tracked)
@@ -152,14 +159,14 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     /// last run read; then gives both back to the reaction (or drops them if it was
     /// cancelled meanwhile). The caller set `running` and moved them out.
     /// `body` is set whenever nobody runs and the reaction is not cancelled.
-    private func runUntilSettled(_ body: inout Body?, _ expected: inout [any DependencySource]) {
+    private func runUntilSettled(_ body: inout Unmanaged<Body>?, _ expected: inout [any DependencySource]) {
         var runs = 0
         while true {
             runs += 1
             if runs > Self.runLimit || (BatchContext.isActive && runsInThisFlush() > Self.runLimit) {
                 stopRunaway(expected)
             }
-            let reads = BatchContext.batch { DependencyTracking.trackChanges(expecting: expected) { body!.run() } }
+            let reads = Self.run(body.unsafelyUnwrapped, expecting: expected)
             // The batch ended above: the closure's own sets are delivered, and a change
             // that reached this reaction meanwhile set `rerun`.
             if let sources = reads.sources {
@@ -178,7 +185,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             }
             running = false
             rerun = false
-            var dropped: Body?
+            var dropped: Unmanaged<Body>?
             if cancelled {
                 swap(&dropped, &body)   // released below, unlocked
             } else {
@@ -186,8 +193,16 @@ final class Reaction: DependentHandler, @unchecked Sendable {
                 swap(&expected, &tracked)
             }
             lock.unlock()
-            withExtendedLifetime(dropped) {}
+            dropped?.release()
             return
+        }
+    }
+
+    /// One run of `body`, as a batch, tracking what it reads. The caller holds `body`'s
+    /// reference for the whole run.
+    private static func run(_ body: Unmanaged<Body>, expecting expected: [any DependencySource]) -> DependencyTracking.TrackedReads {
+        body._withUnsafeGuaranteedRef { body in
+            BatchContext.batch { DependencyTracking.trackChanges(expecting: expected) { body.run() } }
         }
     }
 
@@ -258,6 +273,12 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         lock.unlock()
         for link in links { link.detach() }
         delivery?.cancel()
-        withExtendedLifetime(body) {}
+        body?.release()
+    }
+
+    deinit {
+        // Not cancelled (a reaction is released through its `AnyCancellable`, which
+        // cancels it): the reference is still the reaction's.
+        body?.release()
     }
 }
