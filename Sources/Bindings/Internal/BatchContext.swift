@@ -137,7 +137,7 @@ final class BatchContext {
         depth += 1
         if depth > 1 || flushing { return false }
         flush &+= 1
-        Self.activeThreads.add(1, ordering: .relaxed)
+        Self.activeThreads.wrappingAdd(1, ordering: .relaxed)
         return true
     }
 
@@ -151,7 +151,7 @@ final class BatchContext {
         depth -= 1
         if waiting.isEmpty, noticed.isEmpty, held.isEmpty, derivedNoticed.isEmpty {
             // Nothing was held (a reaction's run that set nothing, say).
-            Self.activeThreads.subtract(1, ordering: .relaxed)
+            Self.activeThreads.wrappingSubtract(1, ordering: .relaxed)
             return
         }
         flushing = true
@@ -187,7 +187,7 @@ final class BatchContext {
         var derived: [AnyObject] = []
         if !derivedNoticed.isEmpty { swap(&derived, &derivedNoticed) }
         flushing = false
-        Self.activeThreads.subtract(1, ordering: .relaxed)
+        Self.activeThreads.wrappingSubtract(1, ordering: .relaxed)
         withExtendedLifetime(derived) {}   // released last: a deinit may batch again
     }
 

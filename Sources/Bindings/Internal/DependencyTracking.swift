@@ -391,9 +391,9 @@ enum DependencyTracking {
         let previous = key.value
         withUnsafeMutablePointer(to: &recorder) { recorder in
             key.set(recorder)
-            activeThreads.add(1, ordering: .relaxed)
+            activeThreads.wrappingAdd(1, ordering: .relaxed)
             body()
-            activeThreads.subtract(1, ordering: .relaxed)
+            activeThreads.wrappingSubtract(1, ordering: .relaxed)
             key.set(previous)
         }
     }

@@ -52,7 +52,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     DerivedInterest, @unchecked Sendable
 {
     // `@unchecked Sendable`:
-    // - `keyPath`, `affecting`, `manualSources`, `specialized`, `lock`, `heldRoot`,
+    // - `keyPath`, `affecting`, `manualSources`, `change`, `lock`, `heldRoot`,
     //   `rootID`: `let`s; `root`: a `weak let` (weak references are loaded atomically by
     //   the runtime). `heldRoot` is used only while a caller holds the root (see above).
     // - `ownChannel`: set once by `makeChannel` before the observation is shared.
@@ -88,9 +88,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// the channel a slow one) and the next observer of the key path finds it. The cycle
     /// this makes with the channel ends when the observation leaves its dependencies.
     @exclusivity(unchecked) @usableFromInline var channel: PropertyChannel<Value>?
-    /// A change's work specialized for `Root` and `Value`, when the observer that made
-    /// this observation provided it; fixed.
-    private let specialized: ((DerivedObservation, IndexedChange?, Bool) -> Void)?
+    /// A change's work: specialized for `Root` and `Value` when the observer that made
+    /// this observation provided it, the generic ``didChange(indexed:rootHeld:evaluate:)``
+    /// otherwise; fixed. Not optional: a closure bound out of an optional `let` is
+    /// retained and released around each call, which a `let` closure called through its
+    /// object is not.
+    private let change: (DerivedObservation, IndexedChange?, Bool) -> Void
 
     @usableFromInline let lock = CompactLock()
     /// The links that carry the dependencies' changes, by source.
@@ -164,7 +167,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         rootID = ObjectIdentifier(root)
         self.keyPath = keyPath
         self.affecting = affecting
-        self.specialized = specialized
+        change = specialized ?? { observation, indexed, rootHeld in
+            observation.didChange(indexed: indexed, rootHeld: rootHeld) { $0[keyPath: observation.keyPath] }
+        }
         manualSources = ([keyPath] + affecting).map { ManualChangeRegistry.channel(for: root, key: $0) }
         primedSources = sources
     }
@@ -439,11 +444,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         }
         var own: IndexedChange?
         if let indexed, let root { own = self.own(indexed, root: root) }
-        if let specialized {
-            specialized(self, own, rootHeld)
-        } else {
-            didChange(indexed: own, rootHeld: rootHeld) { $0[keyPath: keyPath] }
-        }
+        change(self, own, rootHeld)
     }
 
     /// `indexed` if it was announced for exactly this key path of this object: an
