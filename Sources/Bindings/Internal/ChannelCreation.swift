@@ -60,7 +60,7 @@ enum ChannelCreation {
         return Int(truncatingIfNeeded: (address >> 4) ^ (address >> 11)) & (count - 1)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func lock(_ index: Int) {
         if (words + index).pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
             return

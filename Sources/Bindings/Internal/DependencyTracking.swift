@@ -305,16 +305,20 @@ enum DependencyTracking {
 
     /// One tracking session, on the stack of the thread that tracks (the thread-local
     /// key points at it while `body` runs), so that tracking allocates nothing itself.
-    private struct Recorder {
+    ///
+    /// `@usableFromInline`, with the fields of the common case: a read that is the next
+    /// one expected is matched in the getter, inlined (``record(_:into:_:)``).
+    @usableFromInline
+    struct Recorder {
         /// What the caller expects to be read, in order: the caller's array, borrowed for
         /// the session (valid inside its `withUnsafeBufferPointer`, which the session
         /// never outlives), so that a session retains nothing.
-        let expected: UnsafeBufferPointer<any DependencySource>
+        @usableFromInline let expected: UnsafeBufferPointer<any DependencySource>
         /// How many of `expected` were read, in order, so far.
-        var matched = 0
+        @usableFromInline var matched = 0
         /// Every source read so far (each once, in order), once the reads departed from
         /// `expected`; `nil` while they follow it.
-        var sources: [any DependencySource]?
+        @usableFromInline var sources: [any DependencySource]?
         /// The identifiers in `sources`, once it grows past a linear scan's worth.
         var seen: Set<ObjectIdentifier>?
         /// Whether to keep ``versions``: only ``trackChanges(expecting:_:)`` asks (a
@@ -327,6 +331,7 @@ enum DependencyTracking {
         /// Records the source that `id` names; `source` makes the reference only if it
         /// must be kept (a read that departs from `expected`), so that the common case
         /// retains nothing.
+        @usableFromInline
         mutating func record(_ id: ObjectIdentifier, _ source: () -> any DependencySource) {
             if sources == nil {
                 if matched < expected.count, ObjectIdentifier(expected[matched]) == id {
@@ -433,8 +438,18 @@ enum DependencyTracking {
 
     /// Reports to `session` (the ``currentSession`` of this read) that the current thread
     /// read the source that `id` names; `source` gives the reference, only if kept.
-    @usableFromInline
+    ///
+    /// The common case, the next read expected, is matched here, inlined into the getter;
+    /// the rest is out of line.
+    @inlinable
     static func record(_ id: ObjectIdentifier, into session: UnsafeMutableRawPointer, _ source: () -> any DependencySource) {
-        session.assumingMemoryBound(to: Recorder.self).pointee.record(id, source)
+        let recorder = session.assumingMemoryBound(to: Recorder.self)
+        let matched = recorder.pointee.matched
+        if recorder.pointee.sources == nil, matched < recorder.pointee.expected.count,
+           ObjectIdentifier(recorder.pointee.expected[matched]) == id {
+            recorder.pointee.matched = matched &+ 1
+            return
+        }
+        recorder.pointee.record(id, source)
     }
 }

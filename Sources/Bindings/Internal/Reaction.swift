@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,10 +26,13 @@ import Dispatch
 /// Lifetime: the links with the channels hold the reaction; ``cancel()`` (the returned
 /// `AnyCancellable`) drops them and the closure. The reaction holds no model itself.
 final class Reaction: DependentHandler, @unchecked Sendable {
-    // `@unchecked Sendable` (`lock` guards `body`, `links`, `tracked`, `running`, `rerun`,
-    // `batchMark`, `delivery`):
-    // - `body` is called only by the thread that set `running` (one at a time), on the
+    // `@unchecked Sendable`:
+    // - `body` and `tracked` are touched only by the thread that holds `State.running` in
+    //   `state` (one at a time: it takes the bit with an acquiring compare-and-swap and
+    //   gives it up with a releasing one), or by `deinit`. `body` is called on the
     //   closure's isolation: `schedule` hops to the main queue or the closure's actor.
+    // - `lock` guards `links`, `batchMark` and `delivery`; `cancel()` sets
+    //   `State.cancelled` with it held, so that `relink` sees it under the lock.
     // - `schedule` is set in `start(isolation:_:)` before the reaction is shared, and only read after.
 
     /// How many runs one flush of changes may cause before the reaction is stopped.
@@ -45,29 +49,37 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         case actor((()) -> Void)
     }
 
-    // `@exclusivity(unchecked)` on the fields `lock` guards: it orders every access, and
-    // no access spans a call that could touch them again (the closure runs unlocked).
+    /// The bits of ``state``.
+    private enum State {
+        /// Some thread runs the closure, and alone touches ``body`` and ``tracked``
+        /// (``cancel()`` takes the bit for good when no run holds it).
+        static let running: UInt8 = 1
+        /// A change arrived during the run: the running thread runs the closure again.
+        static let rerun: UInt8 = 2
+        /// Set by ``cancel()``: no run starts after it, and the running thread, if any,
+        /// drops the closure when its run ends.
+        static let cancelled: UInt8 = 4
+    }
+
+    /// The run's state: a change starts a run, or asks the running thread for another,
+    /// with one compare-and-swap, and a run ends with one. (A lock taken at both ends
+    /// cost an `autorun` set + run four atomic operations.)
+    private let state = Atomic<UInt8>(0)
+
+    // `@exclusivity(unchecked)` on the fields below: `state` or `lock` orders every
+    // access, and no access spans a call that could touch them again.
     private let lock = CompactLock()
-    /// The closure: moved out to the running thread while a run is under way, and back
-    /// when it ends; `nil` for good once ``cancelled``.
+    /// The closure: `nil` for good once cancelled.
     ///
     /// One owned (+1) reference, held as `Unmanaged` so that a run calls the closure with
-    /// no reference counting: called through a strong optional that a run moves in and
-    /// out, its box was retained and released around every run (two atomic operations
-    /// of an `autorun` set + run, measured). Whoever holds the reference, the reaction
-    /// or the running thread, is the one who releases it: `cancel()` when no run holds
-    /// it, else the run when it ends, or `deinit`.
+    /// no reference counting (through a strong optional, its box was retained and
+    /// released around every run). Whoever ends the reaction releases it: the running
+    /// thread if a run is under way at the cancel, else `cancel()`, else `deinit`.
     @exclusivity(unchecked) private var body: Unmanaged<Body>?
-    /// Set by ``cancel()``: no run starts after it, and the running thread, if any, drops
-    /// the closure when its run ends.
-    @exclusivity(unchecked) private var cancelled = false
     @exclusivity(unchecked) private var links: [ObjectIdentifier: any DependencyLink] = [:]
     /// What the last run read, in order: the next run expects the same reads, and then
-    /// allocates nothing and leaves the links alone. Moved out with ``body`` while a run
-    /// is under way.
+    /// allocates nothing and leaves the links alone.
     @exclusivity(unchecked) private var tracked: [any DependencySource] = []
-    @exclusivity(unchecked) private var running = false
-    @exclusivity(unchecked) private var rerun = false
     /// Its evaluations and runs in the current flush of a batch.
     @exclusivity(unchecked) private var batchMark = BatchMark()
     /// Set in `start`, before the reaction is shared.
@@ -96,10 +108,10 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             reaction.delivery = delivery
             reaction.schedule = .actor(deliver)
         }
-        reaction.running = true   // not shared yet: the first run holds the closure
-        var body: Unmanaged<Body>? = .passRetained(Body(body))
-        var expected: [any DependencySource] = []
-        reaction.runUntilSettled(&body, &expected)
+        // Not shared yet: this thread holds the first run.
+        reaction.state.store(State.running, ordering: .relaxed)
+        reaction.body = .passRetained(Body(body))
+        reaction.runUntilSettled()
         return reaction
     }
 
@@ -135,31 +147,33 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     /// Runs the closure now, or has the thread running it run it again.
     private func trigger() {
-        lock.lock()
-        if cancelled {
-            lock.unlock()
-            return
+        var current = state.load(ordering: .relaxed)
+        while true {
+            if current & State.cancelled != 0 { return }
+            let runsNow = current & State.running == 0
+            let desired = current | (runsNow ? State.running : State.rerun)
+            if desired == current { return }   // another run is asked for already
+            // Acquiring: a new run sees what the last one left in `body` and `tracked`.
+            // Releasing: the running thread, which reads `rerun` with acquiring, sees the
+            // change that asks for another run.
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if runsNow { runUntilSettled() }
+                return
+            }
+            current = original
         }
-        if running {
-            rerun = true
-            lock.unlock()
-            return
-        }
-        running = true
-        // Moved, not copied: the run holds them, and no retain is paid.
-        var body: Unmanaged<Body>?
-        var expected: [any DependencySource] = []
-        swap(&body, &self.body)
-        swap(&expected, &tracked)
-        lock.unlock()
-        runUntilSettled(&body, &expected)
     }
 
-    /// Runs `body` until no change arrived during its last run, `expected` being what the
-    /// last run read; then gives both back to the reaction (or drops them if it was
-    /// cancelled meanwhile). The caller set `running` and moved them out.
-    /// `body` is set whenever nobody runs and the reaction is not cancelled.
-    private func runUntilSettled(_ body: inout Unmanaged<Body>?, _ expected: inout [any DependencySource]) {
+    /// Runs the closure until no change arrived during its last run, then gives up
+    /// `State.running` (or, cancelled meanwhile, drops the closure and what it read).
+    /// The caller holds `State.running`, and so ``body`` and ``tracked``.
+    private func runUntilSettled() {
+        // Moved out for the runs, and back at the end: read from the field, the array
+        // was retained and released around each run.
+        var expected: [any DependencySource] = []
+        swap(&expected, &tracked)
         var runs = 0
         while true {
             runs += 1
@@ -177,24 +191,27 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             // itself, or by another thread) before the link with it existed: no
             // notification reached this reaction, which must run again.
             let missedChange = reads.changedSinceRead()
-            lock.lock()
-            if rerun || missedChange, !cancelled {
-                rerun = false
-                lock.unlock()
-                continue
+            var current = state.load(ordering: .acquiring)
+            while true {
+                if current & State.cancelled != 0 {
+                    // `cancel()` left the closure to this run: `State.running` stays set
+                    // for good, so nothing else touches these.
+                    body?.release()
+                    body = nil
+                    return
+                }
+                let again = missedChange || current & State.rerun != 0
+                if !again { swap(&expected, &tracked) }
+                let desired = again ? current & ~State.rerun : current & ~(State.running | State.rerun)
+                let (exchanged, original) = state.compareExchange(
+                    expected: current, desired: desired, ordering: .acquiringAndReleasing)
+                if exchanged {
+                    if again { break }
+                    return
+                }
+                if !again { swap(&expected, &tracked) }   // not given up: still this run's
+                current = original
             }
-            running = false
-            rerun = false
-            var dropped: Unmanaged<Body>?
-            if cancelled {
-                swap(&dropped, &body)   // released below, unlocked
-            } else {
-                swap(&body, &self.body)
-                swap(&expected, &tracked)
-            }
-            lock.unlock()
-            dropped?.release()
-            return
         }
     }
 
@@ -219,7 +236,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         var missing: [any DependencySource] = []
         var dropped: [any DependencyLink] = []
         lock.lock()
-        if cancelled {
+        if isCancelled {
             lock.unlock()
             return
         }
@@ -237,7 +254,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         let attached = missing.map { ($0, $0.attach(self, role: .changes, root: ObjectIdentifier(self))) }
         var late: [any DependencyLink] = []
         lock.lock()
-        if cancelled {
+        if isCancelled {
             late = attached.map { $0.1 }
         } else {
             for (source, link) in attached { links[ObjectIdentifier(source)] = link }
@@ -246,6 +263,9 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         lock.unlock()
         for link in late { link.detach() }
     }
+
+    /// Whether ``cancel()`` ran; read under `lock`, which `cancel()` sets it under.
+    private var isCancelled: Bool { state.load(ordering: .relaxed) & State.cancelled != 0 }
 
     /// Stops the program: the closure keeps changing what it reads.
     private func stopRunaway(_ tracked: [any DependencySource]) -> Never {
@@ -261,24 +281,28 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     /// thread finishes), and the closure and the links are released.
     func cancel() {
         lock.lock()
-        cancelled = true
-        let body = self.body   // `nil` while a run holds it: that run drops it
-        self.body = nil
+        // Takes `State.running` too, for good: if no run held it, the closure and what
+        // it read are this call's to drop; if one did, that run drops them when it ends.
+        let before = state.bitwiseOr(State.cancelled | State.running, ordering: .acquiringAndReleasing).oldValue
         let links = Array(self.links.values)
         self.links = [:]
-        tracked = []
         let delivery = self.delivery
         self.delivery = nil
         for link in links { link.retire() }
         lock.unlock()
         for link in links { link.detach() }
         delivery?.cancel()
-        body?.release()
+        if before & (State.running | State.cancelled) == 0 {
+            body?.release()
+            body = nil
+            tracked = []
+        }
     }
 
     deinit {
-        // Not cancelled (a reaction is released through its `AnyCancellable`, which
-        // cancels it): the reference is still the reaction's.
+        // Never cancelled (a reaction is released through its `AnyCancellable`, which
+        // cancels it; a cancelled one has dropped the closure). No run is under way: a
+        // run holds the reaction.
         body?.release()
     }
 }
