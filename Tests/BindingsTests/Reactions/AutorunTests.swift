@@ -155,6 +155,44 @@ struct AutorunTests {
         #expect(person.count == 3)
     }
 
+    @Test func cancelledOnAnotherThreadDuringRunsItStopsAndReleasesTheClosureOnce() {
+        // One thread sets a shared model (each set runs the reaction on that thread)
+        // while another cancels: whichever holds the run when the cancel lands drops the
+        // closure, exactly once, and no run starts after `cancel()` returns.
+        for _ in 0..<200 {
+            let counter = AutorunSharedCounter()
+            let canaries = LiveCounter()
+            let runs = Counter()
+            let runsAtCancel = Locked(-1)
+            let holder = Locked<AnyCancellable?>(nil)
+            do {
+                let canary = Canary(canaries)
+                holder.value = autorun {
+                    canary.touch()
+                    _ = counter.value
+                    _ = runs.increment()
+                }
+            }
+            let reaction = holder.value!
+            holder.value = nil
+            runConcurrently([
+                { for value in 1...50 { counter.value = value } },
+                {
+                    reaction.cancel()
+                    runsAtCancel.value = runs.value
+                },
+            ])
+            // A run under way at the cancel may finish, but none starts after it.
+            let before = runs.value
+            counter.value = 100
+            #expect(runs.value == before)
+            #expect(runs.value <= runsAtCancel.value + 1)
+            #expect(canaries.created.value == 1)
+            #expect(released { canaries.live == 0 })
+            withExtendedLifetime(reaction) {}
+        }
+    }
+
     @Test func holdsNoModel() {
         weak var weakPerson: ObsPerson?
         var counts: [Int] = []
