@@ -260,7 +260,10 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
             return
         }
         let old = link.lastValue.flatMap { $0.isWanted ? $0.swap(value) : nil }
-        withExtendedLifetime(root) { target.sendChange(old: old, new: value) }
+        target.sendChange(old: old, new: value)
+        // Held until the send returns. (Not `withExtendedLifetime(root) { send }`: that
+        // generic call was left out of line in some builds, with the send in a closure.)
+        withExtendedLifetime(root) {}
     }
 
     /// Set by the first ``detach()``, which alone unregisters.
