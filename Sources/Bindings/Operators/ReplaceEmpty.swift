@@ -31,7 +31,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the upstream publisher, with the replacement.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, output: output))
+            upstream.subscribe(ReplacingInner<Rule, Output, S>(downstream: subscriber, output: output))
         }
     }
 }
@@ -40,145 +40,20 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceEmpty {
-    /// Forwards everything, remembering whether a value came; it is the subscriber's
-    /// subscription, so that the replacement can wait for a request.
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        private enum State {
-            case awaitingSubscription
-            case subscribed
-            /// The upstream finished empty before any request: the replacement waits.
-            case waitingForDemand
-            /// The replacement and `.finished` are on their way down.
-            case delivering
-            case done
+    /// Replaces a `.finished` that no element preceded; passes every other end on.
+    enum Rule: ReplacementRule {
+        typealias UpstreamFailure = Upstream.Failure
+        typealias Failure = Upstream.Failure
+
+        static var name: String { "ReplaceEmpty" }
+
+        static func replaces(_ completion: Subscribers.Completion<Upstream.Failure>, receivedValue: Bool) -> Bool {
+            completion.isFinished && !receivedValue
         }
 
-        private let output: Upstream.Output
-        /// Guards `state`, `requested`, `upstream` and `downstream`, which
-        /// `request`/`cancel` (any thread) and the upstream's calls share. Never held while
-        /// calling out.
-        private let lock = CompactLock()
-        @exclusivity(unchecked) private var state = State.awaitingSubscription
-        /// Whether the subscriber has asked for anything: if it has and nothing came, the
-        /// replacement is within its demand.
-        @exclusivity(unchecked) private var requested = false
-        @exclusivity(unchecked) private var upstream: (any Subscription)?
-        @exclusivity(unchecked) private var downstream: Downstream?
-        /// Only touched by the upstream's calls, which come one at a time.
-        @exclusivity(unchecked) private var receivedValue = false
-
-        init(downstream: Downstream, output: Upstream.Output) {
-            self.downstream = downstream
-            self.output = output
+        static func passOn(_ completion: Subscribers.Completion<Upstream.Failure>) -> Subscribers.Completion<Upstream.Failure> {
+            completion
         }
-
-        var description: String { "ReplaceEmpty" }
-
-        func receive(subscription: any Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed
-            upstream = subscription
-            let downstream = self.downstream
-            lock.unlock()
-            downstream?.receive(subscription: self)
-        }
-
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            lock.lock()
-            guard case .subscribed = state, let downstream else {
-                lock.unlock()
-                return .none
-            }
-            lock.unlock()
-            receivedValue = true
-            return downstream.receive(input)
-        }
-
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            lock.lock()
-            guard case .subscribed = state else {
-                lock.unlock()
-                return
-            }
-            let upstream = self.upstream.take()
-            let downstream: Downstream?
-            let replace = completion.isFinished && !receivedValue
-            if replace && !requested {
-                state = .waitingForDemand
-                downstream = nil
-            } else {
-                state = replace ? .delivering : .done
-                downstream = replace ? self.downstream : self.downstream.take()
-            }
-            lock.unlock()
-            withExtendedLifetime(upstream) {}
-            guard let downstream else { return }
-            if replace {
-                deliver(to: downstream)
-            } else {
-                downstream.receive(completion: completion)
-            }
-        }
-
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            lock.lock()
-            switch state {
-            case .subscribed:
-                requested = true
-                let upstream = self.upstream
-                lock.unlock()
-                upstream?.request(demand)
-            case .waitingForDemand:
-                state = .delivering
-                let downstream = self.downstream
-                lock.unlock()
-                if let downstream { deliver(to: downstream) }
-            case .awaitingSubscription, .delivering, .done:
-                lock.unlock()
-            }
-        }
-
-        func cancel() {
-            lock.lock()
-            let wasSubscribed = if case .subscribed = state { true } else { false }
-            state = .done
-            let upstream = self.upstream.take()
-            let downstream = self.downstream.take()
-            lock.unlock()
-            if wasSubscribed { upstream?.cancel() }
-            withExtendedLifetime(downstream) {}
-        }
-
-        /// Sends the replacement, then `.finished` unless the subscriber cancelled
-        /// meanwhile.
-        private func deliver(to downstream: Downstream) {
-            _ = downstream.receive(output)
-            lock.lock()
-            guard case .delivering = state else {
-                lock.unlock()
-                return
-            }
-            state = .done
-            let released = self.downstream.take()
-            lock.unlock()
-            withExtendedLifetime(released) {}
-            downstream.receive(completion: .finished)
-        }
-    }
-}
-
-extension Subscribers.Completion {
-    /// Whether this is `.finished`.
-    var isFinished: Bool {
-        if case .finished = self { return true }
-        return false
     }
 }
 

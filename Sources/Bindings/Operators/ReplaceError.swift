@@ -32,7 +32,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the upstream publisher, with the replacement.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(Inner(downstream: subscriber, output: output))
+            upstream.subscribe(ReplacingInner<Rule, Output, S>(downstream: subscriber, output: output))
         }
     }
 }
@@ -41,139 +41,19 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceError {
-    /// Forwards values, counting the subscriber's outstanding demand; it is the
-    /// subscriber's subscription, so that the replacement can wait for demand.
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CombineReflectable
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
-        private enum State {
-            case awaitingSubscription
-            case subscribed
-            /// The upstream failed while the subscriber had no demand: the replacement
-            /// waits for a request.
-            case waitingForDemand
-            /// The replacement and `.finished` are on their way down.
-            case delivering
-            case done
+    /// Replaces a failure; a `.finished` passes on.
+    enum Rule: ReplacementRule {
+        typealias UpstreamFailure = Upstream.Failure
+        typealias Failure = Never
+
+        static var name: String { "ReplaceError" }
+
+        static func replaces(_ completion: Subscribers.Completion<Upstream.Failure>, receivedValue: Bool) -> Bool {
+            !completion.isFinished
         }
 
-        private let output: Upstream.Output
-        /// Guards `state`, `demand`, `upstream` and `downstream`, which `request`/`cancel`
-        /// (any thread) and the upstream's calls share. Never held while calling out.
-        private let lock = CompactLock()
-        @exclusivity(unchecked) private var state = State.awaitingSubscription
-        /// What the subscriber asked for and has not received yet.
-        @exclusivity(unchecked) private var demand = Subscribers.Demand.none
-        @exclusivity(unchecked) private var upstream: (any Subscription)?
-        @exclusivity(unchecked) private var downstream: Downstream?
-
-        init(downstream: Downstream, output: Upstream.Output) {
-            self.downstream = downstream
-            self.output = output
-        }
-
-        var description: String { "ReplaceError" }
-
-        func receive(subscription: any Subscription) {
-            lock.lock()
-            guard case .awaitingSubscription = state else {
-                lock.unlock()
-                subscription.cancel()
-                return
-            }
-            state = .subscribed
-            upstream = subscription
-            let downstream = self.downstream
-            lock.unlock()
-            downstream?.receive(subscription: self)
-        }
-
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            lock.lock()
-            guard case .subscribed = state, let downstream else {
-                lock.unlock()
-                return .none
-            }
-            demand -= 1
-            lock.unlock()
-            let more = downstream.receive(input)
-            if more > .none {
-                lock.lock()
-                demand += more
-                lock.unlock()
-            }
-            return more
-        }
-
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            lock.lock()
-            guard case .subscribed = state else {
-                lock.unlock()
-                return
-            }
-            let upstream = self.upstream.take()
-            let failed = !completion.isFinished
-            let downstream: Downstream?
-            if failed && demand == .none {
-                state = .waitingForDemand
-                downstream = nil
-            } else {
-                state = failed ? .delivering : .done
-                downstream = failed ? self.downstream : self.downstream.take()
-            }
-            lock.unlock()
-            withExtendedLifetime(upstream) {}
-            guard let downstream else { return }
-            if failed {
-                deliver(to: downstream)
-            } else {
-                downstream.receive(completion: .finished)
-            }
-        }
-
-        func request(_ demand: Subscribers.Demand) {
-            demand.assertNonZero()
-            lock.lock()
-            switch state {
-            case .subscribed:
-                self.demand += demand
-                let upstream = self.upstream
-                lock.unlock()
-                upstream?.request(demand)
-            case .waitingForDemand:
-                state = .delivering
-                let downstream = self.downstream
-                lock.unlock()
-                if let downstream { deliver(to: downstream) }
-            case .awaitingSubscription, .delivering, .done:
-                lock.unlock()
-            }
-        }
-
-        func cancel() {
-            lock.lock()
-            let wasSubscribed = if case .subscribed = state { true } else { false }
-            state = .done
-            let upstream = self.upstream.take()
-            let downstream = self.downstream.take()
-            lock.unlock()
-            if wasSubscribed { upstream?.cancel() }
-            withExtendedLifetime(downstream) {}
-        }
-
-        /// Sends the replacement, then `.finished` unless the subscriber cancelled
-        /// meanwhile.
-        private func deliver(to downstream: Downstream) {
-            _ = downstream.receive(output)
-            lock.lock()
-            guard case .delivering = state else {
-                lock.unlock()
-                return
-            }
-            state = .done
-            let released = self.downstream.take()
-            lock.unlock()
-            withExtendedLifetime(released) {}
-            downstream.receive(completion: .finished)
+        static func passOn(_ completion: Subscribers.Completion<Upstream.Failure>) -> Subscribers.Completion<Never> {
+            .finished
         }
     }
 }
