@@ -38,19 +38,13 @@ where Downstream.Input == Values.Output {
     typealias Failure = Downstream.Failure
     typealias Event = DeliveryQueue<Values.Output, Failure>.Event
 
-    private enum Upstream {
-        case awaiting
-        case subscribed(any Subscription)
-        case finished
-    }
-
     private let lock = Lock()
     // Everything below is guarded by `lock`.
     /// `nil` once cancelled or once the completion is delivered, so that a downstream that
     /// keeps its subscription forms no lasting cycle with it.
     private var downstream: Downstream?
     private var latest = Values()
-    private var upstreams: [Upstream]
+    private var upstreams: [UpstreamSlot]
     private var finishedCount = 0
     private var demand = Subscribers.Demand.none
     /// Whether the upstreams have been asked for values (at the first downstream request).
@@ -86,8 +80,8 @@ where Downstream.Input == Values.Output {
     }
 
     /// The subscriber for upstream number `index`, which records each value with `store`.
-    func side<Input>(_ index: Int, _ store: @escaping (inout Values, Input) -> Void) -> Side<Input> {
-        Side(core: self, index: index, store: store)
+    func side<Input>(_ index: Int, _ store: @escaping (inout Values, Input) -> Void) -> CombiningSide<CombineLatestCore, Input> {
+        CombiningSide(core: self, index: index, store: store)
     }
 
     // MARK: Subscription
@@ -119,7 +113,7 @@ where Downstream.Input == Values.Output {
         let released = downstream
         downstream = nil
         let dropped = queue.removeAll()
-        let subscriptions = lockedTakeSubscriptions()
+        let subscriptions = upstreams.takeSubscriptions()
         lock.unlock()
         for subscription in subscriptions { subscription.cancel() }
         withExtendedLifetime((released, dropped)) {}
@@ -127,7 +121,7 @@ where Downstream.Input == Values.Output {
 
     // MARK: Upstream events
 
-    fileprivate func receive(subscription: any Subscription, from index: Int) {
+    func receive(subscription: any Subscription, from index: Int) {
         lock.lock()
         guard !terminated, case .awaiting = upstreams[index] else {
             lock.unlock()
@@ -140,7 +134,7 @@ where Downstream.Input == Values.Output {
         if requested { subscription.request(.unlimited) }
     }
 
-    fileprivate func receive<Input>(_ input: Input, from index: Int, store: (inout Values, Input) -> Void) {
+    func receive<Input>(_ input: Input, from index: Int, store: (inout Values, Input) -> Void) {
         lock.lock()
         guard !terminated else {
             lock.unlock()
@@ -164,7 +158,7 @@ where Downstream.Input == Values.Output {
         if let downstream { deliver(.value(output), to: downstream) }
     }
 
-    fileprivate func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
+    func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
         lock.lock()
         if case .finished = upstreams[index] {
             lock.unlock()
@@ -185,7 +179,7 @@ where Downstream.Input == Values.Output {
         case .failure:
             terminated = true
             held = false
-            others = lockedTakeSubscriptions()
+            others = upstreams.takeSubscriptions()
             first = queue.push(.completion(completion)) ? .completion(completion) : nil
         }
         let downstream = first == nil ? nil : self.downstream
@@ -246,43 +240,8 @@ where Downstream.Input == Values.Output {
         terminated = true
         return queue.push(.completion(.finished)) ? .completion(.finished) : nil
     }
+}
 
-    /// Under the lock: the live upstream subscriptions, which are forgotten.
-    private func lockedTakeSubscriptions() -> [any Subscription] {
-        var taken: [any Subscription] = []
-        for index in upstreams.indices {
-            if case .subscribed(let subscription) = upstreams[index] {
-                taken.append(subscription)
-                upstreams[index] = .finished
-            }
-        }
-        return taken
-    }
-
-    // MARK: Side
-
-    /// The subscriber to one upstream: forwards its events, tagged with its index.
-    struct Side<Input>: Subscriber, CombineReflectable {
-        typealias Failure = Downstream.Failure
-
-        let core: CombineLatestCore
-        let index: Int
-        let store: (inout Values, Input) -> Void
-        let combineIdentifier = CombineIdentifier()
-
-        var description: String { "CombineLatest" }
-
-        func receive(subscription: any Subscription) {
-            core.receive(subscription: subscription, from: index)
-        }
-
-        func receive(_ input: Input) -> Subscribers.Demand {
-            core.receive(input, from: index, store: store)
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            core.receive(completion: completion, from: index)
-        }
-    }
+extension CombineLatestCore: CombiningCore {
+    typealias Storage = Values
 }

@@ -79,19 +79,13 @@ where Downstream.Input == Buffers.Output {
     typealias Failure = Downstream.Failure
     typealias Event = DeliveryQueue<Buffers.Output, Failure>.Event
 
-    private enum Upstream {
-        case awaiting
-        case subscribed(any Subscription)
-        case finished
-    }
-
     private let lock = Lock()
     // Everything below is guarded by `lock`.
     /// `nil` once cancelled or once the completion is delivered, so that a downstream that
     /// keeps its subscription forms no lasting cycle with it.
     private var downstream: Downstream?
     private var buffers = Buffers()
-    private var upstreams: [Upstream]
+    private var upstreams: [UpstreamSlot]
     /// The downstream's outstanding demand: how many more tuples it may receive.
     private var demand = Subscribers.Demand.none
     /// Everything the downstream has asked for so far, which each upstream is asked for:
@@ -109,8 +103,8 @@ where Downstream.Input == Buffers.Output {
     var description: String { "Zip" }
 
     /// The subscriber for upstream number `index`, which buffers each value with `store`.
-    func side<Input>(_ index: Int, _ store: @escaping (inout Buffers, Input) -> Void) -> Side<Input> {
-        Side(core: self, index: index, store: store)
+    func side<Input>(_ index: Int, _ store: @escaping (inout Buffers, Input) -> Void) -> CombiningSide<ZipCore, Input> {
+        CombiningSide(core: self, index: index, store: store)
     }
 
     // MARK: Subscription
@@ -146,7 +140,7 @@ where Downstream.Input == Buffers.Output {
         let dropped = queue.removeAll()
         var droppedBuffers = Buffers()
         swap(&droppedBuffers, &buffers)
-        let subscriptions = lockedTakeSubscriptions()
+        let subscriptions = upstreams.takeSubscriptions()
         lock.unlock()
         for subscription in subscriptions { subscription.cancel() }
         withExtendedLifetime((released, dropped, droppedBuffers)) {}
@@ -154,7 +148,7 @@ where Downstream.Input == Buffers.Output {
 
     // MARK: Upstream events
 
-    fileprivate func receive(subscription: any Subscription, from index: Int) {
+    func receive(subscription: any Subscription, from index: Int) {
         lock.lock()
         guard !terminated, case .awaiting = upstreams[index] else {
             lock.unlock()
@@ -167,7 +161,7 @@ where Downstream.Input == Buffers.Output {
         if forwarded > .none { subscription.request(forwarded) }
     }
 
-    fileprivate func receive<Input>(_ input: Input, from index: Int, store: (inout Buffers, Input) -> Void) {
+    func receive<Input>(_ input: Input, from index: Int, store: (inout Buffers, Input) -> Void) {
         lock.lock()
         // Only from a subscribed upstream: what a careless one sends before its
         // subscription, after its completion or after the end is dropped.
@@ -186,7 +180,7 @@ where Downstream.Input == Buffers.Output {
         if let first, let downstream { deliver(first, to: downstream) }
     }
 
-    fileprivate func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
+    func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
         lock.lock()
         if case .finished = upstreams[index] {
             lock.unlock()
@@ -294,7 +288,7 @@ where Downstream.Input == Buffers.Output {
         cancelling cancelled: inout [any Subscription], dropping dropped: inout Buffers
     ) -> Event? {
         terminated = true
-        cancelled += lockedTakeSubscriptions()
+        cancelled += upstreams.takeSubscriptions()
         swap(&dropped, &buffers)
         return queue.push(.completion(completion)) ? .completion(completion) : nil
     }
@@ -305,43 +299,8 @@ where Downstream.Input == Buffers.Output {
         for case .subscribed(let subscription) in upstreams { live.append(subscription) }
         return live
     }
+}
 
-    /// Under the lock: the live upstream subscriptions, which are forgotten.
-    private func lockedTakeSubscriptions() -> [any Subscription] {
-        var taken: [any Subscription] = []
-        for index in upstreams.indices {
-            if case .subscribed(let subscription) = upstreams[index] {
-                taken.append(subscription)
-                upstreams[index] = .finished
-            }
-        }
-        return taken
-    }
-
-    // MARK: Side
-
-    /// The subscriber to one upstream: forwards its events, tagged with its index.
-    struct Side<Input>: Subscriber, CombineReflectable {
-        typealias Failure = Downstream.Failure
-
-        let core: ZipCore
-        let index: Int
-        let store: (inout Buffers, Input) -> Void
-        let combineIdentifier = CombineIdentifier()
-
-        var description: String { "Zip" }
-
-        func receive(subscription: any Subscription) {
-            core.receive(subscription: subscription, from: index)
-        }
-
-        func receive(_ input: Input) -> Subscribers.Demand {
-            core.receive(input, from: index, store: store)
-            return .none
-        }
-
-        func receive(completion: Subscribers.Completion<Failure>) {
-            core.receive(completion: completion, from: index)
-        }
-    }
+extension ZipCore: CombiningCore {
+    typealias Storage = Buffers
 }
