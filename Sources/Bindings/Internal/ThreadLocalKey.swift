@@ -37,6 +37,14 @@ struct ThreadLocalKey: ~Copyable, Sendable {
         self.destructor = destructor
     }
 
+    /// Deletes the key, if one was made. The library's keys are `static let`s, which live
+    /// for the process; a key that ends (a test's) must outlive its threads' use of it,
+    /// and the values stored under it are not destroyed (`pthread_key_delete`).
+    deinit {
+        let word = word.load(ordering: .acquiring)
+        if word != 0 { pthread_key_delete(pthread_key_t(truncatingIfNeeded: word &- 1)) }
+    }
+
     /// The current thread's value, or `nil` if it stored none (or no thread did yet).
     @inlinable
     var value: UnsafeMutableRawPointer? {
