@@ -192,10 +192,12 @@ public struct Observed<Value> {
     /// access to a class's stored property from client code is checked for exclusivity
     /// at run time (`swift_beginAccess`, about 6 ns here), and a tracked read made two.
     ///
-    /// Inlined into every getter. The first read of a property, which makes its channel
-    /// or tells it the key path it stands for, `wrapped` (see ``PropertyChannel/key``),
-    /// is out of line: inlined, it grew the getters enough for the inliner to change its
-    /// mind about their callers (a nested key path's set moved from 60 to 67 ns).
+    /// Inlined into every getter, lock and match included: out of line, the storage key
+    /// path does not fold into a field access, and calls here measured 7 to 15 ns more
+    /// per `autorun` run (see Docs/Performance.md). The first read of a property, which
+    /// makes its channel or tells it the key path it stands for, `wrapped` (see
+    /// ``PropertyChannel/key``), is rare, so it is out of line, to keep every getter's
+    /// code smaller.
     @inlinable @inline(__always)
     static func trackedRead<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
