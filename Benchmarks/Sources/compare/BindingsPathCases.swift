@@ -7,6 +7,17 @@ final class BindingsNamed: KeyValueObservable {
     @Observed var name = "Ada"
 }
 
+/// A value of several fields, as a user's model holds (a struct of three Strings).
+struct Address: Equatable {
+    var street: String
+    var city: String
+    var country: String
+}
+
+final class BindingsPlace: KeyValueObservable {
+    @Observed var address = Address(street: "", city: "", country: "")
+}
+
 /// The owner of bindings of several kinds.
 final class BindingsLabel: BindingOwner {
     var number = 0
@@ -18,6 +29,12 @@ final class BindingsLabel: BindingOwner {
 @inline(never)
 func bindingsSetName(_ model: BindingsNamed, _ names: [String], _ count: Int) {
     for i in 0..<count { model.name = names[i & 3] }
+}
+
+/// Sets one of four addresses, made before the loop.
+@inline(never)
+func bindingsSetAddress(_ model: BindingsPlace, _ addresses: [Address], _ count: Int) {
+    for i in 0..<count { model.address = addresses[i & 3] }
 }
 
 /// Creates an owner, binds three of its properties, releases it.
@@ -68,6 +85,17 @@ func bindingsSetEach(_ models: [BindingsModel], _ count: Int) {
 
 enum BindingsPathCases {
     static let names = ["Ada", "Grace", "Mary", "Edith"]
+    /// Four addresses of Strings too long to be stored inline (each is a heap object).
+    static let addresses = (0..<4).map { i in
+        Address(street: "\(i) Analytical Engine Street", city: "London, borough \(i)", country: "United Kingdom of \(i)")
+    }
+
+    /// `$address.sink` on a property whose value is a struct of three Strings.
+    static func structSetNotify(_ counter: Counter) -> Run {
+        let model = BindingsPlace()
+        let subscription = model.$address.sink { counter.total &+= $0.city.utf8.count }
+        return { count in withExtendedLifetime(subscription) { timed { bindingsSetAddress(model, addresses, count) } } }
+    }
 
     static func liftedBinding(_ counter: Counter) -> Run {
         let model = BindingsNamed()

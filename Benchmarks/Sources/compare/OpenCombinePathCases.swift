@@ -6,6 +6,15 @@ final class OpenCombineNamed: ObservableObject {
     @Published var name = "Ada"
 }
 
+final class OpenCombinePlace: ObservableObject {
+    @Published var address = Address(street: "", city: "", country: "")
+}
+
+@inline(never)
+func openCombineSetAddress(_ model: OpenCombinePlace, _ addresses: [Address], _ count: Int) {
+    for i in 0..<count { model.address = addresses[i & 3] }
+}
+
 final class OpenCombineLabel {
     var number = 0
     var text: String? = nil
@@ -43,6 +52,14 @@ func openCombineSetEach(_ models: [OpenCombineModel], _ count: Int) {
 }
 
 enum OpenCombinePathCases {
+    static func structSetNotify(_ counter: Counter) -> Run {
+        let model = OpenCombinePlace()
+        let subscription = model.$address.sink { counter.total &+= $0.city.utf8.count }
+        return { count in
+            withExtendedLifetime(subscription) { timed { openCombineSetAddress(model, BindingsPathCases.addresses, count) } }
+        }
+    }
+
     static func liftedAssign(_ counter: Counter) -> Run {
         let model = OpenCombineNamed()
         let label = OpenCombineLabel()

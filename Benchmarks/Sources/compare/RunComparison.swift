@@ -87,6 +87,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         Side("Bindings", BindingsPathCases.liftedBinding(counter)),
         Side("OpenCombine", OpenCombinePathCases.liftedAssign(counter)),
     ] }
+    let structValue = Comparison("struct_set_notify") { [
+        Side("Bindings", BindingsPathCases.structSetNotify(counter)),
+        Side("OpenCombine", OpenCombinePathCases.structSetNotify(counter)),
+    ] }
     let createRelease = Comparison("bind_create_release") { [
         Side("Bindings", BindingsPathCases.createBindRelease(counter)),
         Side("OpenCombine", OpenCombinePathCases.createAssignRelease(counter)),
@@ -138,7 +142,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
 
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, binding, floors, wide, cancelOne,
-               liftedBinding, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
+               liftedBinding, structValue, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion]
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
@@ -229,6 +233,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     let slowerSubject = max(subject[0], observableValue[0])
     addPath("`<~` Int into an owner, set + deliver (OpenCombine: `assign(to:on:)`)", binding[0], against: binding[1], speedupAtLeast: 10)
     addPath("`<~` String into String?, set + deliver (OpenCombine: `map(Optional.init).assign`)", liftedBinding[0], against: liftedBinding[1], speedupAtLeast: 8)
+    // A struct-valued property: no bar, the context for the `Int` rows (see Docs/Performance.md).
+    paths.add(["`$x.sink`, `x` a struct of 3 Strings, set + notify (OpenCombine: `@Published`)",
+               formatNanoseconds(structValue[0]), "OpenCombine " + formatNanoseconds(structValue[1]),
+               formatRatio(structValue[1] / structValue[0], suffix: "x"), "", ""])
     addPath("an owner with 3 `<~` bindings, created and released (OpenCombine: 3 `assign` + `store(in:)`)", createRelease[0], against: createRelease[1], speedupAtLeast: 3)
     addPath("`publisher(for: \\.child.value).sink`, set child.value (OpenCombine: `switchToLatest`)", nested[0], against: nested[1], speedupAtLeast: 5)
     addRelative("computed key path (2 dependencies), set + notify", computed[0], atMost: 6)
@@ -378,6 +386,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     }
     json.add("bind_set_deliver", pair(binding))
     json.add("bind_lifted_set_deliver", pair(liftedBinding))
+    json.add("struct_set_notify", pair(structValue))
     json.add("bind_create_release_3", pair(createRelease))
     json.add("nested_set_notify", pair(nested))
     json.add("computed_set_notify_vs_sink", relative(computed[0]))

@@ -598,6 +598,36 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
         endDelivering()
     }
 
+    /// ``send(_:calling:)`` for a sender that can deliver without an event: `call` is given
+    /// each observer, and reads what it sends from the sender's own variables. The event
+    /// is made (`makeEvent`) only if it must wait in the queue, or go through the slow
+    /// path (the lock is held, or another thread delivers).
+    ///
+    /// So a change delivered at once never copies its value into an event: for a value
+    /// with reference-counted fields (a struct of Strings), each copy retains every field
+    /// and each destroy releases it, through value witnesses when the event is large
+    /// (measured: a struct of 3 Strings, one `sink`, 136 -> 87 ns a set).
+    @inlinable @inline(__always)
+    final func send(queuing makeEvent: () -> Event, callingEach call: (ChannelObserver<Event>) -> Void) {
+        guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiring).exchanged else {
+            send(makeEvent()) { true }
+            return
+        }
+        if liveCount != 0 {
+            deliverer.store(currentThreadID(), ordering: .relaxed)
+            let slots = self.slots
+            let count = slotCount
+            for index in 0..<count {
+                guard let unmanaged = slots[index] else { continue }
+                unmanaged._withUnsafeGuaranteedRef { observer in
+                    if !observer.isCancelled { call(observer) }
+                }
+            }
+            deliverer.store(0, ordering: .relaxed)
+        }
+        endDelivering()
+    }
+
     /// Sends `event` if `accept`, run under the lock, returns `true`; `accept` is where a
     /// subject updates its current value or records its completion, atomically with the
     /// event's place in the order. `call` delivers it to each observer when it is

@@ -264,7 +264,9 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         countChange()
         if !isObserved { return }
         if _slowPath(BatchContext.isActive), BatchContext.intercept(self, old: old, new: new) { return }
-        send(PropertyEvent(isPrior: false, old: old, new: new), calling: Self.call)
+        send(queuing: { PropertyEvent(isPrior: false, old: old, new: new) }) { observer in
+            Self.callChange(observer, old: old, new: new, indexed: nil)
+        }
     }
 
     /// Sends a change that carries an indexed-collection change announced by hand (a
@@ -278,7 +280,9 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         countChange()
         if !isObserved { return }
         if _slowPath(BatchContext.isActive), BatchContext.intercept(self, old: old, new: new) { return }
-        send(PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed), calling: Self.call)
+        send(queuing: { PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed) }) { observer in
+            Self.callChange(observer, old: old, new: new, indexed: indexed)
+        }
     }
 
     /// Delivers `event` to `observer`: a ``ValueObserver`` or a ``ChangeObserver``
@@ -336,6 +340,34 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
             unsafeDowncast(observer, to: PropertyValueReceiver<Value>.self).receiveNew(value)
         } else {
             observer.receive(event)
+        }
+    }
+
+    /// ``call(_:_:)`` for a change delivered at once, with its fields as they are in the
+    /// sender's variables: no event is made, so the value is not copied, except for the
+    /// observers that take an event (change handlers, and any other observer's
+    /// `receive(_:)`). The same branches as ``call(_:_:objectHeld:)`` with
+    /// `objectHeld` (the sender holds the model, see ``call(_:_:)``).
+    @inlinable @inline(__always)
+    static func callChange(_ observer: ChannelObserver<PropertyEvent<Value>>, old: Value?, new: Value, indexed: IndexedChange?) {
+        let bits = observer.optionBits
+        if bits & ValueObserverFlag.bit != 0 {
+            unsafeDowncast(observer, to: ValueObserver<Value>.self).receiveValue(new)
+        } else if bits & ChangeObserverFlag.bit != 0 {
+            callChangeObserver(
+                unsafeDowncast(observer, to: ChangeObserver<Value>.self),
+                PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed))
+        } else if bits & DependencyLinkFlag.bit != 0 {
+            let link = unsafeDowncast(observer, to: DependentObserver<Value>.self)
+            if let target = link.forwardTarget {
+                DependentObserver.forward(new, to: target, from: link)
+            } else {
+                link.pass(isPrior: false, indexed: indexed, held: true)
+            }
+        } else if observer.isPropertyValueReceiver {
+            unsafeDowncast(observer, to: PropertyValueReceiver<Value>.self).receiveNew(new)
+        } else {
+            observer.receive(PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed))
         }
     }
 
