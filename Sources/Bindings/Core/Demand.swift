@@ -27,11 +27,17 @@ extension Subscribers {
             count > UInt(Int.max) ? .unlimited : Demand(rawValue: count)
         }
 
+        // `unlimited` and `none` are inlinable computed properties, not `static let`s
+        // (Combine's spelling): a stored global of another module is reached through a
+        // call to its accessor at each use, and demand is compared on every delivery.
+
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: .max)
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: .max) }
 
         /// A request for no elements. Not a valid argument to `request(_:)`.
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// A request for at most `value` elements; `value` must not be negative.
         @inlinable

@@ -606,7 +606,7 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
     /// So a change delivered at once never copies its value into an event: for a value
     /// with reference-counted fields (a struct of Strings), each copy retains every field
     /// and each destroy releases it, through value witnesses when the event is large
-    /// (measured: a struct of 3 Strings, one `sink`, 136 -> 87 ns a set).
+    /// (measured: a struct of 3 Strings, one `sink`, 136 -> 77 ns a set; an `Int`, 12 -> 7.6 ns).
     @inlinable @inline(__always)
     final func send(queuing makeEvent: () -> Event, callingEach call: (ChannelObserver<Event>) -> Void) {
         guard state.compareExchange(expected: 0, desired: ChannelState.delivering, ordering: .acquiring).exchanged else {

@@ -317,6 +317,21 @@ enum ArrayChangeSubscriptionFlag {
 }
 
 extension ObservableArray {
+    /// Delivers a changeset sent at once to `observer`, as ``call(_:_:)`` does, from the
+    /// sender's variables (see ``mutate(_:)``): the event is made only for an observer
+    /// that takes one.
+    @inlinable @inline(__always)
+    static func callChange(
+        _ observer: ChannelObserver<PropertyEvent<CollectionChange<Element>>>, _ change: CollectionChange<Element>,
+        indexed: IndexedChange?
+    ) {
+        if observer.optionBits & ArrayChangeSubscriptionFlag.bit != 0 {
+            unsafeDowncast(observer, to: ArrayChangeSubscription<Element>.self).receiveChange(change)
+        } else {
+            observer.receive(PropertyEvent(isPrior: false, old: nil, new: change, indexed: indexed))
+        }
+    }
+
     /// Delivers a changeset to `observer`: an ``ArrayChangeSubscription`` straight from
     /// this code, specialized where it is inlined; any other observer (a key path's
     /// link) through its `receive(_:)`.
