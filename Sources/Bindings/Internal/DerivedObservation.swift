@@ -299,7 +299,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         }
         for link in dropped { link.retire() }
         lock.unlock()
-        withExtendedLifetime(released) {}   // released outside the lock
+        releaseAfterUnlocking(released)
         for link in dropped { link.detach() }
     }
 
@@ -329,7 +329,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         let released = leaveDependencies(into: &dropped)
         for link in dropped { link.retire() }
         lock.unlock()
-        withExtendedLifetime(released) {}
+        releaseAfterUnlocking(released)
         for link in dropped { link.detach() }
     }
 
@@ -515,7 +515,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             return held
         }
         held?.close()
-        withExtendedLifetime(held) {}
+        releaseAfterUnlocking(held)
     }
 }
 
