@@ -88,10 +88,10 @@ extension PropertyChannel {
     /// the chain (see ``DependentObserver/forwardTarget``). `root` is the chain's root.
     func attachForwarding(
         _ dependent: any DependentHandler, to target: PropertyChannel<Value>, lastValue: LastValue<Value>,
-        root: AnyObject, guards: [ChangeCount], versions: [UInt]
+        guards: [ChangeCount], versions: [UInt]
     ) -> any DependencyLink {
         let link = DependentObserver<Value>(
-            source: self, dependent: dependent, forwardingTo: target, lastValue: lastValue, root: root,
+            source: self, dependent: dependent, forwardingTo: target, lastValue: lastValue,
             guards: guards, versions: versions)
         add(link, needsOld: false, needsPrior: false, initial: false)
         return link
@@ -172,10 +172,6 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// the chain's value is that property's value, so a change is sent on as it is, with
     /// no evaluation of the key path. `nil` for every other link.
     @usableFromInline let forwardTarget: PropertyChannel<Value>?
-    /// For a forwarding link, the chain's root, held while a forwarded change is
-    /// delivered, as the chain's channel promises its observers (see
-    /// `PropertyChannel.call`). Weak: the links never keep the model alive.
-    @usableFromInline weak let forwardRoot: AnyObject?
     /// For a forwarding link, the chain's last value (for old values).
     @usableFromInline let lastValue: LastValue<Value>?
     /// For a forwarding link, the channels of the chain's earlier properties, and their
@@ -191,7 +187,6 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         self.role = role
         self.ownedByRoot = ownedByRoot
         forwardTarget = nil
-        forwardRoot = nil
         lastValue = nil
         guards = []
         versions = []
@@ -200,13 +195,12 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
 
     /// A forwarding link (see ``forwardTarget``), for changes only.
     init(source: PropertyChannel<Value>, dependent: any DependentHandler, forwardingTo target: PropertyChannel<Value>,
-         lastValue: LastValue<Value>, root: AnyObject, guards: [ChangeCount], versions: [UInt]) {
+         lastValue: LastValue<Value>, guards: [ChangeCount], versions: [UInt]) {
         self.source = source
         self.dependent = dependent
         role = .changes
         ownedByRoot = false
         forwardTarget = target
-        forwardRoot = root
         self.lastValue = lastValue
         self.guards = guards
         self.versions = versions
@@ -234,14 +228,21 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         }
     }
 
-    /// Sends a change of a chain's last property on to the chain's channel, holding the
-    /// chain's root meanwhile, with the chain's previous value if some observer wants
-    /// old values. The observation does the work instead (it evaluates) when an earlier
-    /// property of the chain changed since the link was made (the source may no longer
-    /// be the chain's: an observer of a replaced `child` may be setting the old child,
-    /// before the observation follows the new one), when the root is gone (it ends), and
-    /// with no observer registered on the chain's channel (it leaves while idle, or, for
-    /// an observer still to register, evaluates), and while some thread runs a batch.
+    /// Sends a change of a chain's last property on to the chain's channel, with the
+    /// chain's previous value if some observer wants old values. The observation does
+    /// the work instead (it evaluates) when an earlier property of the chain changed
+    /// since the link was made (the source may no longer be the chain's: an observer of a
+    /// replaced `child` may be setting the old child, before the observation follows the
+    /// new one), with no observer registered on the chain's channel (it leaves while
+    /// idle, or, for an observer still to register, evaluates), and while some thread
+    /// runs a batch.
+    ///
+    /// The caller holds the last property's model, not the chain's root, so the send is
+    /// one that does not hold the channel's object (`sendChangeWithoutHolding`): a change
+    /// handler loads the root weakly itself, and a `sink` needs no root (it used to be
+    /// loaded weakly here for every change: about 20 ns, a slow retain and release once
+    /// the model is weakly referenced). The root's end ends the observation, and with it
+    /// this link, during the root's `deinit` (its properties' channels close).
     ///
     /// Each value set reaches the chain's observers as it reaches the property's own,
     /// also when an observer sets the property again from its callback (the next value
@@ -255,15 +256,12 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         for index in link.guards.indices where link.guards[index].version != link.versions[index] { current = false }
         // In a batch's flush, the observation evaluates instead, which it does once for
         // all the changes the batch holds (see `BatchContext.isRepeat(_:)`).
-        guard current, target.isObserved, !BatchContext.isActive, let root = link.forwardRoot else {
+        guard current, target.isObserved, !BatchContext.isActive else {
             link.dependent.dependencyDidChange(nil, rootHeld: false)
             return
         }
         let old = link.lastValue.flatMap { $0.isWanted ? $0.swap(value) : nil }
-        target.sendChange(old: old, new: value)
-        // Held until the send returns. (Not `withExtendedLifetime(root) { send }`: that
-        // generic call was left out of line in some builds, with the send in a closure.)
-        withExtendedLifetime(root) {}
+        target.sendChangeWithoutHolding(old: old, new: value)
     }
 
     /// Set by the first ``detach()``, which alone unregisters.

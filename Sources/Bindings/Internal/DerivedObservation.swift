@@ -569,7 +569,7 @@ extension DerivedObservation {
         let versions = earlier.map { $0.version }
         return ForwardingTail(source: tail, versions: versions) { dependent in
             tail.attachForwarding(
-                dependent, to: channel, lastValue: lastValue, root: root, guards: earlier, versions: versions)
+                dependent, to: channel, lastValue: lastValue, guards: earlier, versions: versions)
         }
     }
 }

@@ -265,7 +265,22 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         if !isObserved { return }
         if _slowPath(BatchContext.isActive), BatchContext.intercept(self, old: old, new: new) { return }
         send(queuing: { PropertyEvent(isPrior: false, old: old, new: new) }) { observer in
-            Self.callChange(observer, old: old, new: new, indexed: nil)
+            Self.callChange(observer, old: old, new: new, indexed: nil, objectHeld: true)
+        }
+    }
+
+    /// ``sendChange(old:new:)`` by a thread that does not hold the channel's object: a
+    /// change of a chain's last property, forwarded to the chain's channel (see
+    /// `DependentObserver.forward`), whose caller holds the last property's model, not
+    /// the chain's root. Observers are called as by ``callWithoutHolding(_:_:)``: a
+    /// change handler and a dependency link load the root weakly themselves, a `sink`
+    /// needs no root at all (so the forward makes no weak load for it).
+    @inlinable
+    func sendChangeWithoutHolding(old: Value?, new: Value) {
+        countChange()
+        if !isObserved { return }
+        send(queuing: { PropertyEvent(isPrior: false, old: old, new: new) }) { observer in
+            Self.callChange(observer, old: old, new: new, indexed: nil, objectHeld: false)
         }
     }
 
@@ -281,7 +296,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         if !isObserved { return }
         if _slowPath(BatchContext.isActive), BatchContext.intercept(self, old: old, new: new) { return }
         send(queuing: { PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed) }) { observer in
-            Self.callChange(observer, old: old, new: new, indexed: indexed)
+            Self.callChange(observer, old: old, new: new, indexed: indexed, objectHeld: true)
         }
     }
 
@@ -346,14 +361,17 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// ``call(_:_:)`` for a change delivered at once, with its fields as they are in the
     /// sender's variables: no event is made, so the value is not copied, except for the
     /// observers that take an event (change handlers, and any other observer's
-    /// `receive(_:)`). The same branches as ``call(_:_:objectHeld:)`` with
-    /// `objectHeld` (the sender holds the model, see ``call(_:_:)``).
+    /// `receive(_:)`). The same branches as ``call(_:_:objectHeld:)``; always inlined
+    /// with `objectHeld` a constant.
     @inlinable @inline(__always)
-    static func callChange(_ observer: ChannelObserver<PropertyEvent<Value>>, old: Value?, new: Value, indexed: IndexedChange?) {
+    static func callChange(
+        _ observer: ChannelObserver<PropertyEvent<Value>>, old: Value?, new: Value, indexed: IndexedChange?,
+        objectHeld: Bool
+    ) {
         let bits = observer.optionBits
         if bits & ValueObserverFlag.bit != 0 {
             unsafeDowncast(observer, to: ValueObserver<Value>.self).receiveValue(new)
-        } else if bits & ChangeObserverFlag.bit != 0 {
+        } else if objectHeld, bits & ChangeObserverFlag.bit != 0 {
             callChangeObserver(
                 unsafeDowncast(observer, to: ChangeObserver<Value>.self),
                 PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed))
@@ -362,7 +380,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
             if let target = link.forwardTarget {
                 DependentObserver.forward(new, to: target, from: link)
             } else {
-                link.pass(isPrior: false, indexed: indexed, held: true)
+                link.pass(isPrior: false, indexed: indexed, held: objectHeld)
             }
         } else if observer.isPropertyValueReceiver {
             unsafeDowncast(observer, to: PropertyValueReceiver<Value>.self).receiveNew(new)
