@@ -329,10 +329,17 @@ final class ChannelBatchEntry<Value>: BatchEntry {
     static func make(for channel: PropertyChannel<Value>) -> Unmanaged<ChannelBatchEntry> {
         let entry = ChannelBatchEntry(channel: channel) { entry in
             let entry = unsafeDowncast(entry, to: ChannelBatchEntry<Value>.self)
-            let event = PropertyEvent(isPrior: false, old: entry.old, new: entry.new)
+            let old = entry.old
+            let new = entry.new
             entry.old = nil
             entry.new = nil
-            entry.channel.send(event, calling: PropertyChannel<Value>.callWithoutHolding)
+            // Every waiting entry has a new value (see `record`).
+            guard let new else { return }
+            // As a set sends (no event unless it must wait), but without holding the
+            // model (see `PropertyChannel.callWithoutHolding`).
+            entry.channel.send(queuing: { PropertyEvent(isPrior: false, old: old, new: new) }) { observer in
+                PropertyChannel.callChange(observer, old: old, new: new, indexed: nil, objectHeld: false)
+            }
         }
         // Owned by the channel, which releases it in its deinit.
         let unmanaged = Unmanaged.passRetained(entry)
