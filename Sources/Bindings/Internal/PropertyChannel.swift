@@ -334,35 +334,31 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// keeps only its own branches.
     @inlinable @inline(__always)
     static func call(_ observer: ChannelObserver<PropertyEvent<Value>>, _ event: PropertyEvent<Value>, objectHeld: Bool) {
+        if !event.isPrior, let new = event.new {
+            callChange(observer, old: event.old, new: new, indexed: event.indexed, objectHeld: objectHeld)
+            return
+        }
+        // A prior notice: a `sink` takes none, a change handler takes it whole, a
+        // dependency link passes it on (see `DependentObserver`), and any other observer
+        // gets it through `receive(_:)`.
         let bits = observer.optionBits
-        if bits & ValueObserverFlag.bit != 0 {
-            if !event.isPrior, let value = event.new {
-                unsafeDowncast(observer, to: ValueObserver<Value>.self).receiveValue(value)
-            }
-        } else if objectHeld, bits & ChangeObserverFlag.bit != 0 {
+        if bits & ValueObserverFlag.bit != 0 { return }
+        if objectHeld, bits & ChangeObserverFlag.bit != 0 {
             callChangeObserver(unsafeDowncast(observer, to: ChangeObserver<Value>.self), event)
         } else if bits & DependencyLinkFlag.bit != 0 {
             // The fields read here, where `Value` is known (see `DependentObserver`).
-            let link = unsafeDowncast(observer, to: DependentObserver<Value>.self)
-            if let target = link.forwardTarget, !event.isPrior, let new = event.new {
-                DependentObserver.forward(new, to: target, from: link)
-            } else {
-                link.pass(isPrior: event.isPrior, indexed: event.indexed, held: objectHeld)
-            }
-        } else if observer.isPropertyValueReceiver, !event.isPrior, let value = event.new {
-            // A `PropertySubscription` (`publisher(for:)` with any subscriber): its value
-            // taken out here, where `Value` is known.
-            unsafeDowncast(observer, to: PropertyValueReceiver<Value>.self).receiveNew(value)
+            unsafeDowncast(observer, to: DependentObserver<Value>.self)
+                .pass(isPrior: event.isPrior, indexed: event.indexed, held: objectHeld)
         } else {
             observer.receive(event)
         }
     }
 
-    /// ``call(_:_:)`` for a change delivered at once, with its fields as they are in the
-    /// sender's variables: no event is made, so the value is not copied, except for the
-    /// observers that take an event (change handlers, and any other observer's
-    /// `receive(_:)`). The same branches as ``call(_:_:objectHeld:)``; always inlined
-    /// with `objectHeld` a constant.
+    /// Delivers a change to `observer`, given its fields, as they are in the sender's
+    /// variables for a change sent at once (``sendChange(old:new:)``): no event is made,
+    /// so the value is not copied, except for the observers that take an event (change
+    /// handlers, and any other observer's `receive(_:)`). Also the change branch of
+    /// ``call(_:_:objectHeld:)``. Always inlined, with `objectHeld` a constant.
     @inlinable @inline(__always)
     static func callChange(
         _ observer: ChannelObserver<PropertyEvent<Value>>, old: Value?, new: Value, indexed: IndexedChange?,
@@ -376,6 +372,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
                 unsafeDowncast(observer, to: ChangeObserver<Value>.self),
                 PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed))
         } else if bits & DependencyLinkFlag.bit != 0 {
+            // The fields read here, where `Value` is known (see `DependentObserver`).
             let link = unsafeDowncast(observer, to: DependentObserver<Value>.self)
             if let target = link.forwardTarget {
                 DependentObserver.forward(new, to: target, from: link)
@@ -383,6 +380,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
                 link.pass(isPrior: false, indexed: indexed, held: objectHeld)
             }
         } else if observer.isPropertyValueReceiver {
+            // A `PropertySubscription` (`publisher(for:)` with any subscriber): its value
+            // taken out here, where `Value` is known.
             unsafeDowncast(observer, to: PropertyValueReceiver<Value>.self).receiveNew(new)
         } else {
             observer.receive(PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed))
