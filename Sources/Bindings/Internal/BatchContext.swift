@@ -92,6 +92,14 @@ final class BatchContext {
     @inlinable
     static var isActive: Bool { activeThreads.load(ordering: .relaxed) != 0 }
 
+    /// Whether the current thread has a batch under way (collecting or flushing). Not
+    /// ``isActive``, which says only that some thread has one: a decision about this
+    /// thread's delivery must not change because another thread batches.
+    @inlinable
+    static var isActiveOnThisThread: Bool {
+        isActive && withCurrent { _ in true } == true
+    }
+
     /// The context of the current thread, if it has a batch under way.
     @inlinable
     static var current: BatchContext? {

@@ -234,8 +234,8 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// since the link was made (the source may no longer be the chain's: an observer of a
     /// replaced `child` may be setting the old child, before the observation follows the
     /// new one), with no observer registered on the chain's channel (it leaves while
-    /// idle, or, for an observer still to register, evaluates), and while some thread
-    /// runs a batch.
+    /// idle, or, for an observer still to register, evaluates), and during a batch on
+    /// this thread.
     ///
     /// The caller holds the last property's model, not the chain's root, so the send is
     /// one that does not hold the channel's object (`sendChangeWithoutHolding`): a change
@@ -254,9 +254,9 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     static func forward(_ value: Value, to target: PropertyChannel<Value>, from link: DependentObserver<Value>) {
         var current = true
         for index in link.guards.indices where link.guards[index].version != link.versions[index] { current = false }
-        // In a batch's flush, the observation evaluates instead, which it does once for
-        // all the changes the batch holds (see `BatchContext.isRepeat(_:)`).
-        guard current, target.isObserved, !BatchContext.isActive else {
+        // In a batch's flush on this thread, the observation evaluates instead, which it
+        // does once for all the changes the batch holds (see `BatchMark.isRepeat(in:)`).
+        guard current, target.isObserved, !BatchContext.isActiveOnThisThread else {
             link.dependent.dependencyDidChange(nil, rootHeld: false)
             return
         }

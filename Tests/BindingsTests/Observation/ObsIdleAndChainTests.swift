@@ -1,4 +1,5 @@
 import BindingsTestSupport
+import Foundation
 import Testing
 @testable import Bindings
 
@@ -129,6 +130,38 @@ struct ObsIdleAndChainTests {
         directRecorder.cancel()
         chainRecorder.cancel()
         withExtendedLifetime((directToken, chainToken)) {}
+    }
+
+    /// A batch under way on another thread is that thread's: here a chain still forwards
+    /// each value of a re-entrant set, in order (it once evaluated instead whenever any
+    /// thread had a batch open, and its observers got the newer value twice).
+    @Test func aBatchOnAnotherThreadLeavesTheChainForwarding() {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let left = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            batchChanges {
+                entered.signal()
+                release.wait()
+            }
+            left.signal()
+        }
+        entered.wait()
+        defer {
+            release.signal()
+            left.wait()
+        }
+
+        let person = ObsPerson()
+        let address = person.address
+        let direct = address.observe(\.city, options: [.new]) { address, change in
+            if change.newValue == "Paris" { address.city = "Rome" }
+        }
+        var chain: [String] = []
+        let subscription = person.publisher(for: \.address.city).sink { chain.append($0) }
+        address.city = "Paris"
+        #expect(chain == ["London", "Paris", "Rome"])
+        withExtendedLifetime((direct, subscription)) {}
     }
 
     /// Each value set re-entrantly, several levels deep (each callback sets the next
