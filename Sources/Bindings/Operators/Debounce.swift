@@ -78,22 +78,14 @@ extension Publishers.Debounce {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// The upstream completed; the completion is scheduled.
-            case upstreamFinished
-            /// Cancelled, or the completion was handed to the delivery queue.
-            case terminal
-        }
-
         private let downstream: Downstream
         private let dueTime: Context.SchedulerTimeType.Stride
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
         private let lock = Lock()
         // All of the following are guarded by `lock`.
-        private var status = Status.awaitingSubscription
+        /// `upstreamFinished`: the completion is scheduled.
+        private var status = UpstreamStatus.awaitingSubscription
         private var generation: UInt64 = 0
         private var pending: Input?
         private var timer: (any Cancellable)?
@@ -125,16 +117,15 @@ extension Publishers.Debounce {
 
         func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription = status else {
+            guard status.accept(subscription) else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            status = .subscribed(subscription)
             lock.unlock()
             downstream.receive(subscription: self)
             lock.lock()
-            let live = if case .subscribed = status { true } else { false }
+            let live = status.isSubscribed
             lock.unlock()
             if live { subscription.request(.unlimited) }
         }
@@ -143,7 +134,7 @@ extension Publishers.Debounce {
             // The scheduler is outside code: ask it the time before taking the lock.
             let due = scheduler.now.advanced(by: dueTime)
             lock.lock()
-            guard case .subscribed = status else {
+            guard status.isSubscribed else {
                 lock.unlock()
                 return .none
             }
@@ -164,7 +155,7 @@ extension Publishers.Debounce {
             // The timer may already have fired (a synchronous scheduler, or another
             // thread), or a newer value may have come: then nobody else will cancel it.
             lock.lock()
-            let keep = generation == current && pending != nil && isSubscribed
+            let keep = generation == current && pending != nil && status.isSubscribed
             if keep { timer = newTimer }
             lock.unlock()
             if !keep { newTimer.cancel() }
@@ -173,13 +164,11 @@ extension Publishers.Debounce {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            guard case .subscribed = status else {
+            // The upstream subscription is released after unlocking, like every value.
+            guard let finishedUpstream = status.markUpstreamFinished() else {
                 lock.unlock()
                 return
             }
-            // The upstream subscription is released after unlocking, like every value.
-            let finishedUpstream = status
-            status = .upstreamFinished
             generation &+= 1
             let dropped = pending
             pending = nil
@@ -199,9 +188,7 @@ extension Publishers.Debounce {
 
         func cancel() {
             lock.lock()
-            let upstream: (any Subscription)?
-            if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
-            status = .terminal
+            let upstream = status.terminate()
             let dropped = (pending, queue.removeAll())
             pending = nil
             let previousTimer = timer
@@ -212,15 +199,10 @@ extension Publishers.Debounce {
             withExtendedLifetime(dropped) {}
         }
 
-        /// Guarded by `lock`.
-        private var isSubscribed: Bool {
-            if case .subscribed = status { true } else { false }
-        }
-
         /// The timer of the value of generation `current` fired.
         private func due(_ current: UInt64) {
             lock.lock()
-            guard isSubscribed, generation == current, let value = pending else {
+            guard status.isSubscribed, generation == current, let value = pending else {
                 lock.unlock()
                 return
             }

@@ -66,15 +66,6 @@ extension Publishers.Throttle {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            /// The upstream completed; the completion waits in `pendingCompletion`.
-            case upstreamFinished
-            /// Cancelled, or the completion was handed to the delivery queue.
-            case terminal
-        }
-
         /// `nil` once cancelled, or once the completion was delivered: the subscription
         /// then lets go of its subscriber (which may keep the subscription), as Combine's
         /// does. Guarded by `lock`; the deliverer calls a copy.
@@ -84,7 +75,8 @@ extension Publishers.Throttle {
         private let latest: Bool
         private let lock = Lock()
         // All of the following are guarded by `lock`.
-        private var status = Status.awaitingSubscription
+        /// `upstreamFinished`: the completion waits in `pendingCompletion`.
+        private var status = UpstreamStatus.awaitingSubscription
         private var demand = Subscribers.Demand.none
         /// Whether an emission action is scheduled and has not run yet.
         private var emissionScheduled = false
@@ -104,12 +96,11 @@ extension Publishers.Throttle {
 
         func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription = status else {
+            guard status.accept(subscription) else {
                 lock.unlock()
                 subscription.cancel()
                 return
             }
-            status = .subscribed(subscription)
             let downstream = self.downstream
             lock.unlock()
             subscription.request(.unlimited)
@@ -120,7 +111,7 @@ extension Publishers.Throttle {
             // The scheduler is outside code: ask it the time before taking the lock.
             let now = scheduler.now
             lock.lock()
-            guard case .subscribed = status else {
+            guard status.isSubscribed else {
                 lock.unlock()
                 return .none
             }
@@ -155,13 +146,11 @@ extension Publishers.Throttle {
 
         func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
-            guard case .subscribed = status else {
+            // The upstream subscription is released after unlocking, like every value.
+            guard let finishedUpstream = status.markUpstreamFinished() else {
                 lock.unlock()
                 return
             }
-            // The upstream subscription is released after unlocking, like every value.
-            let finishedUpstream = status
-            status = .upstreamFinished
             pendingCompletion = completion
             // A scheduled emission delivers the completion right after its value.
             let alreadyScheduled = emissionScheduled
@@ -179,9 +168,7 @@ extension Publishers.Throttle {
 
         func cancel() {
             lock.lock()
-            let upstream: (any Subscription)?
-            if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
-            status = .terminal
+            let upstream = status.terminate()
             // The subscriber goes with the rest, unless a delivery is under way: the
             // deliverer holds its copy until that call returns.
             let dropped = (pendingValue, queue.removeAll(), downstream)
