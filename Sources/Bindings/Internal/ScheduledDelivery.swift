@@ -18,15 +18,6 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// The upstream completed; its completion waits in `queue`.
-        case upstreamFinished
-        /// Cancelled, or the completion was delivered.
-        case terminal
-    }
-
     let description: String
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
@@ -35,7 +26,9 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
     private let lock = Lock()
     // Guarded by `lock`.
     private var downstream: Downstream?
-    private var status = Status.awaitingSubscription
+    /// `upstreamFinished`: the completion waits in `queue`; `terminal`: cancelled, or the
+    /// completion was taken from `queue` to be delivered.
+    private var status = UpstreamStatus.awaitingSubscription
     private var queue = DeliveryQueue<Input, Failure>()
     /// Scheduled actions that have run and whose event is due.
     private var ready = 0
@@ -53,19 +46,20 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = status, let downstream else {
+        // `accept` last: when it succeeds it keeps the subscription, which must not then
+        // be cancelled.
+        guard let downstream, status.accept(subscription) else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        status = .subscribed(subscription)
         lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = status else {
+        guard status.isSubscribed else {
             lock.unlock()
             return .none
         }
@@ -77,13 +71,11 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = status else {
+        // The upstream subscription is released after unlocking, like every value.
+        guard let finishedUpstream = status.markUpstreamFinished() else {
             lock.unlock()
             return
         }
-        // The upstream subscription is released after unlocking, like every value.
-        let finishedUpstream = status
-        status = .upstreamFinished
         queue.append(.completion(completion))
         lock.unlock()
         withExtendedLifetime(finishedUpstream) {}
@@ -104,9 +96,7 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
 
     func cancel() {
         lock.lock()
-        let upstream: (any Subscription)?
-        if case .subscribed(let subscription) = status { upstream = subscription } else { upstream = nil }
-        status = .terminal
+        let upstream = status.terminate()
         ready = 0
         // A delivery under way holds its own copy of the downstream until it returns.
         let dropped = (queue.removeAll(), downstream.take())

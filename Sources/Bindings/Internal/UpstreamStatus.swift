@@ -1,8 +1,11 @@
-/// Where an operator with one upstream whose completion goes down later, through a
-/// scheduler (`debounce`, `throttle`), stands: waiting for the upstream's subscription,
-/// subscribed, the upstream finished (its completion is still owed downstream), or
-/// terminal (cancelled, or the completion was handed on: nothing more is done). The
-/// combining operators, with several upstreams, use ``UpstreamSlot``.
+/// Where an operator with one upstream whose completion may go down later than it came
+/// (through a scheduler, or behind values still owed: `debounce`, `throttle`,
+/// `receive(on:)` and `delay` through ``ScheduledDelivery``, `collect(.byTime)`) stands:
+/// waiting for the upstream's subscription, subscribed, the upstream finished (its
+/// completion is still owed downstream), or terminal (cancelled, or the completion was
+/// handed on: nothing more is done). The combining operators, with several upstreams, use
+/// ``UpstreamSlot``. `timeout` keeps its own status: it also ends when the upstream has
+/// not finished, and cancels it then (see `markUpstreamFinished()`).
 ///
 /// A plain value kept under the operator's lock, like ``DeliveryQueue``. The transitions
 /// that drop the upstream's subscription hand it back instead of releasing it: the
@@ -14,7 +17,9 @@ enum UpstreamStatus {
     case subscribed(any Subscription)
     /// The upstream completed; the operator still owes the completion downstream.
     case upstreamFinished
-    /// Cancelled, or the completion was handed to the delivery queue.
+    /// Cancelled, or the completion was handed on: to the delivery queue (`debounce`,
+    /// `throttle`), or taken from it to be delivered (``ScheduledDelivery``,
+    /// `collect(.byTime)`).
     case terminal
 
     /// Whether the operator still takes the upstream's values and completion.

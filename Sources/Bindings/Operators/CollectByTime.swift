@@ -103,15 +103,6 @@ final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler
 where Downstream.Input == [Input] {
     typealias Failure = Downstream.Failure
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        /// The upstream completed: what is left of `closed`, then `completion`, is due.
-        case upstreamFinished
-        /// Cancelled, or the completion was delivered.
-        case terminal
-    }
-
     private let scheduler: Context
     private let interval: Context.SchedulerTimeType.Stride
     /// `nil` for `.byTime`; the size of a full array for `.byTimeOrCount`.
@@ -120,7 +111,9 @@ where Downstream.Input == [Input] {
     private let lock = Lock()
     // All of the following are guarded by `lock`.
     private var downstream: Downstream?
-    private var status = Status.awaitingSubscription
+    /// `upstreamFinished`: what is left of `closed`, then `completion`, is due;
+    /// `terminal`: cancelled, or the completion was taken to be delivered.
+    private var status = UpstreamStatus.awaitingSubscription
     private var timer: (any Cancellable)?
     private var demand = Subscribers.Demand.none
     /// The array being filled.
@@ -146,12 +139,13 @@ where Downstream.Input == [Input] {
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = status, let downstream else {
+        // `accept` last: when it succeeds it keeps the subscription, which must not then
+        // be cancelled.
+        guard let downstream, status.accept(subscription) else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        status = .subscribed(subscription)
         lock.unlock()
         downstream.receive(subscription: self)
         // Weak: the scheduler holds the action until it is cancelled, and a subscription
@@ -162,7 +156,7 @@ where Downstream.Input == [Input] {
             options: options
         ) { [weak self] in self?.periodEnded() }
         lock.lock()
-        guard case .subscribed = status else {
+        guard status.isSubscribed else {
             // Cancelled or completed while the subscriber received its subscription.
             lock.unlock()
             timer.cancel()
@@ -174,7 +168,7 @@ where Downstream.Input == [Input] {
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = status else {
+        guard status.isSubscribed else {
             lock.unlock()
             return .none
         }
@@ -197,12 +191,11 @@ where Downstream.Input == [Input] {
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard case .subscribed = status else {
+        // The upstream subscription is released after unlocking.
+        guard let finishedUpstream = status.markUpstreamFinished() else {
             lock.unlock()
             return
         }
-        let finishedUpstream = status   // released after unlocking
-        status = .upstreamFinished
         let timer = self.timer.take()
         var dropped: ([Input], [[Input]]) = ([], [])
         switch completion {
@@ -237,8 +230,7 @@ where Downstream.Input == [Input] {
 
     func cancel() {
         lock.lock()
-        let upstream = if case .subscribed(let subscription) = status { subscription } else { nil as (any Subscription)? }
-        status = .terminal
+        let upstream = status.terminate()
         let timer = self.timer.take()
         // A delivery under way holds its own copy of the downstream until it returns.
         let dropped = (downstream.take(), collecting, closed, completion)
@@ -253,7 +245,7 @@ where Downstream.Input == [Input] {
     /// subscriber can take it (else it goes on filling), then delivers.
     private func periodEnded() {
         lock.lock()
-        guard case .subscribed = status else {
+        guard status.isSubscribed else {
             lock.unlock()
             return
         }

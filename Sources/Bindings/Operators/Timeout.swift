@@ -68,6 +68,9 @@ extension Publishers.Timeout {
     where Downstream.Input == Output, Downstream.Failure == Failure {
         typealias Input = Upstream.Output
 
+        /// Not ``UpstreamStatus``: `ending` is also reached on a timeout, when the upstream
+        /// has not finished and `end` cancels it, where `UpstreamStatus.upstreamFinished`
+        /// means the upstream is done (its subscription only released, never cancelled).
         private enum Status {
             case awaitingSubscription
             case subscribed(any Subscription)
