@@ -308,8 +308,9 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// Contract: used only for deliveries made at once by a thread that holds the
     /// channel's object (its model) for the whole call: a set (the setter, whose caller
     /// holds the model), `didChangeValue(for:)` and its kin (methods of the model), a
-    /// derived observation's change (which holds its root until the send returns), and
-    /// a registration's initial value (`observe` is a method of the model). So a change
+    /// derived observation's change (which holds its root until the send returns; not a
+    /// chain's forwarded change, see ``sendChangeWithoutHolding(old:new:)``), and a
+    /// registration's initial value (`observe` is a method of the model). So a change
     /// handler is given its object from here with no weak load (`deliverWhileHeld`).
     /// Queued events, which another thread may deliver, go through `receive(_:)`, which
     /// loads the object weakly. (A set made in the model's own `deinit` delivers the same
