@@ -345,9 +345,7 @@ final class ChannelBatchEntry<Value>: BatchEntry {
             guard let new else { return }
             // As a set sends (no event unless it must wait), but without holding the
             // model (see `PropertyChannel.callWithoutHolding`).
-            entry.channel.send(queuing: { PropertyEvent(isPrior: false, old: old, new: new) }) { observer in
-                PropertyChannel.callChange(observer, old: old, new: new, indexed: nil, objectHeld: false)
-            }
+            entry.channel.deliverChange(old: old, new: new, indexed: nil, objectHeld: false)
         }
         // Owned by the channel, which releases it in its deinit.
         let unmanaged = Unmanaged.passRetained(entry)

@@ -264,9 +264,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         countChange()
         if !isObserved { return }
         if _slowPath(BatchContext.isActive), BatchContext.intercept(self, old: old, new: new) { return }
-        send(queuing: { PropertyEvent(isPrior: false, old: old, new: new) }) { observer in
-            Self.callChange(observer, old: old, new: new, indexed: nil, objectHeld: true)
-        }
+        deliverChange(old: old, new: new, indexed: nil, objectHeld: true)
     }
 
     /// ``sendChange(old:new:)`` by a thread that does not hold the channel's object: a
@@ -279,8 +277,16 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     func sendChangeWithoutHolding(old: Value?, new: Value) {
         countChange()
         if !isObserved { return }
-        send(queuing: { PropertyEvent(isPrior: false, old: old, new: new) }) { observer in
-            Self.callChange(observer, old: old, new: new, indexed: nil, objectHeld: false)
+        deliverChange(old: old, new: new, indexed: nil, objectHeld: false)
+    }
+
+    /// Delivers a change at once, or queues it (see `Channel.send(queuing:callingEach:)`):
+    /// each observer gets `old` and `new` as they are, through ``callChange``; the event is
+    /// made only if the change must wait. The sends of a change share it.
+    @inlinable @inline(__always)
+    func deliverChange(old: Value?, new: Value, indexed: IndexedChange?, objectHeld: Bool) {
+        send(queuing: { PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed) }) { observer in
+            Self.callChange(observer, old: old, new: new, indexed: indexed, objectHeld: objectHeld)
         }
     }
 
@@ -295,9 +301,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         countChange()
         if !isObserved { return }
         if _slowPath(BatchContext.isActive), BatchContext.intercept(self, old: old, new: new) { return }
-        send(queuing: { PropertyEvent(isPrior: false, old: old, new: new, indexed: indexed) }) { observer in
-            Self.callChange(observer, old: old, new: new, indexed: indexed, objectHeld: true)
-        }
+        deliverChange(old: old, new: new, indexed: indexed, objectHeld: true)
     }
 
     /// Delivers `event` to `observer`: a ``ValueObserver`` or a ``ChangeObserver``
