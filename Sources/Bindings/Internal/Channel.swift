@@ -726,6 +726,51 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
         endDelivering()
     }
 
+    /// A send whose change is made under the lock and handed back after its delivery (an
+    /// `ObservableArray`'s changeset, whose edits buffer is reused): `make` runs under the
+    /// lock and returns the change (`nil`: nothing to send). If a delivery is under way,
+    /// `makeEvent` turns it into an event for the queue. Otherwise this thread becomes
+    /// the deliverer, gives it to each observer through `call`, then to `finish` (in
+    /// place: what it holds is held nowhere else), still as the deliverer and without
+    /// the lock: so the sender may keep state that only a
+    /// deliverer writes, and that `make` reads only when no delivery is under way.
+    ///
+    /// The change is passed along, not captured: a closure that reads a captured `var`
+    /// retains and releases each of its references per observer.
+    ///
+    /// Unlike the other sends, a change that no observer can reach is delivered too (to
+    /// nobody), so that `finish` always gets it as the deliverer.
+    @inlinable @inline(__always)
+    final func sendInlined<Change>(
+        makingUnderLock make: () -> Change?,
+        queuing makeEvent: (consuming Change) -> Event,
+        callingEach call: (ChannelObserver<Event>, Change) -> Void,
+        thenAsDeliverer finish: (inout Change) -> Void
+    ) {
+        lock()
+        guard var change = make() else {
+            unlock()
+            return
+        }
+        if isDelivering {
+            queueEvent(makeEvent(consume change))
+            unlock(work: true)
+            return
+        }
+        unlockBecomingDeliverer()
+        let slots = self.slots
+        let count = slotCount
+        for index in 0..<count {
+            guard let unmanaged = slots[index] else { continue }
+            unmanaged._withUnsafeGuaranteedRef { observer in
+                if !observer.isCancelled { call(observer, change) }
+            }
+        }
+        finish(&change)
+        deliverer.store(0, ordering: .relaxed)
+        endDelivering()
+    }
+
     /// Ends a delivery: the common case (nothing queued or deferred meanwhile, nobody
     /// holding the lock) in one compare-and-swap, the rest in ``finishDelivering()``.
     @inlinable

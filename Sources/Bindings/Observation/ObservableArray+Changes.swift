@@ -66,7 +66,11 @@ extension ObservableArray {
         public func sink(
             isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
         ) -> AnyCancellable {
-            CallerIsolation.sink(isolation, receiveValue) { sinkOnSendingThread($0) }
+            // Nonisolated, the common case, straight to the sink: through
+            // `CallerIsolation.sink`, generic over the value, the closure came out wrapped
+            // in three reabstraction thunks, each called per changeset.
+            if isolation == nil { return sinkOnSendingThread(receiveValue) }
+            return CallerIsolation.sink(isolation, receiveValue) { sinkOnSendingThread($0) }
         }
 
         /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
@@ -75,12 +79,12 @@ extension ObservableArray {
         }
 
         private func sinkOnSendingThread(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-            let subscription = ArrayChangeSubscription<Element>(
-                channel: array.channel, demand: .unlimited,
-                receiveValue: { receiveValue($0); return .none },
-                receiveCompletion: nil)
-            let cancellable = AnyCancellable(target: subscription)
-            subscription.register(array.storage)
+            let sink = ArrayChangeSink<Element>(channel: array.channel, receiveValue: receiveValue)
+            // The cancellable takes the sink's only reference; the sink knows its handle
+            // before it registers, so that the channel finds it if the array goes.
+            let cancellable = AnyCancellable(target: sink)
+            sink.handle = Unmanaged.passUnretained(cancellable)
+            if !sink.register(array.storage) { sink.endUnregistered() }
             return cancellable
         }
     }
@@ -88,9 +92,9 @@ extension ObservableArray {
 
 extension ObservableArray.Changes: Sendable where Element: Sendable {}
 
-/// One subscriber of an ``ObservableArray``'s changes (a `sink`, or a ``Subscriber``
-/// with its demand): the channel delivers it the changesets, and it passes them on one
-/// at a time, in order, as demand allows.
+/// One ``Subscriber`` of an ``ObservableArray``'s changes, with its demand (a `sink` is
+/// an ``ArrayChangeSink``): the channel delivers it the changesets, and it passes them on
+/// one at a time, in order, as demand allows.
 ///
 /// Its changesets wait in `queue` and are delivered by whichever thread finds nobody
 /// delivering (`draining`): the subscribing thread for the first changeset, the
@@ -325,20 +329,23 @@ extension ObservableArray {
         _ observer: ChannelObserver<PropertyEvent<CollectionChange<Element>>>, _ change: CollectionChange<Element>,
         indexed: IndexedChange?
     ) {
-        if observer.optionBits & ArrayChangeSubscriptionFlag.bit != 0 {
+        let bits = observer.optionBits
+        if bits & ValueObserverFlag.bit != 0 {
+            unsafeDowncast(observer, to: ArrayChangeSink<Element>.self).receiveChange(change)
+        } else if bits & ArrayChangeSubscriptionFlag.bit != 0 {
             unsafeDowncast(observer, to: ArrayChangeSubscription<Element>.self).receiveChange(change)
         } else {
             observer.receive(PropertyEvent(isPrior: false, old: nil, new: change, indexed: indexed))
         }
     }
 
-    /// Delivers a changeset to `observer`: an ``ArrayChangeSubscription`` straight from
-    /// this code, specialized where it is inlined; any other observer (a key path's
-    /// link) through its `receive(_:)`.
+    /// Delivers a changeset to `observer`: a `sink` (``ArrayChangeSink``) or an
+    /// ``ArrayChangeSubscription`` straight from this code, specialized where it is
+    /// inlined; any other observer (a key path's link) through its `receive(_:)`.
     @inlinable @inline(__always)
     static func call(_ observer: ChannelObserver<PropertyEvent<CollectionChange<Element>>>, _ event: PropertyEvent<CollectionChange<Element>>) {
-        if observer.optionBits & ArrayChangeSubscriptionFlag.bit != 0, !event.isPrior, let change = event.new {
-            unsafeDowncast(observer, to: ArrayChangeSubscription<Element>.self).receiveChange(change)
+        if !event.isPrior, let change = event.new {
+            callChange(observer, change, indexed: event.indexed)
         } else {
             observer.receive(event)
         }

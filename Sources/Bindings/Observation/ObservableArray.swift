@@ -38,7 +38,7 @@ public final class ObservableArray<Element> {
 
     /// The elements. `@unchecked Sendable`: every field is only touched with the
     /// channel's lock held (the reads, `mutate`'s body, `commit`, the channel's `read`,
-    /// a subscription's registration), and in `init`.
+    /// a subscription's registration), and in `init`; except `spareEdits` (see there).
     /// `@exclusivity(unchecked)`: the lock orders every access, and no access spans a
     /// call that could touch the field again (a mutation's body runs no user code);
     /// dynamic checks measured 40 per cent of an append.
@@ -50,10 +50,18 @@ public final class ObservableArray<Element> {
         @exclusivity(unchecked) @usableFromInline var version: UInt = 0
         /// The thread that applied the last change (see `compareAndSwap`).
         @exclusivity(unchecked) @usableFromInline var lastWriter: UInt = 0
-        /// The edits buffer of an earlier change, emptied, for the next change to fill:
+        /// The edits buffer of an earlier change, emptied, for the next change to fill
+        /// (`nil` while a change has it: an optional, so that taking it leaves nothing to
+        /// release):
         /// once its subscribers let go of a changeset, its buffer is reused, so that a
         /// change allocates no edits array (see ``ObservableArray/mutate(_:)``).
-        @exclusivity(unchecked) @usableFromInline var spareEdits: [CollectionChange<Element>.Edit] = []
+        ///
+        /// The deliverer's: written only by the thread delivering the channel's changes,
+        /// during its delivery, without the lock (``ObservableArray/recycle(_:)``), and
+        /// read or written under the lock only while no delivery is under way. The
+        /// channel's state word orders the two: a delivery starts and ends with
+        /// read-modify-writes of it, and the lock is taken with one.
+        @exclusivity(unchecked) @usableFromInline var spareEdits: [CollectionChange<Element>.Edit]?
 
         init(_ elements: [Element]) { self.elements = elements }
     }
@@ -148,41 +156,43 @@ public final class ObservableArray<Element> {
     @inlinable @discardableResult
     func mutate<Result>(_ body: (inout [Element], inout [CollectionChange<Element>.Edit]) -> Result) -> Result {
         let storage = self.storage
+        let channel = self.channel
         var result: Result?
-        // Made under the lock, delivered from these variables: no event is made unless
+        // Made under the lock and passed along as it is delivered: no event is made unless
         // it must wait in the queue. (An event holding a changeset is large enough that
         // the compiler copies and destroys it through value witnesses, with a metadata
         // look-up each time: three per append, about a fifth of it.)
-        var change = CollectionChange<Element>(collection: [], changes: [])
-        var indexed: IndexedChange?
         channel.sendInlined(
-            acceptingUnderLock: {
-                swap(&change.changes, &storage.spareEdits)
-                result = body(&storage.elements, &change.changes)
-                guard !change.changes.isEmpty else { return false }
-                change.collection = storage.elements
-                indexed = commit(change.changes)
-                return true
+            makingUnderLock: { () -> (change: CollectionChange<Element>, indexed: IndexedChange?)? in
+                // The spare buffer is the deliverer's (see `spareEdits`): taken only when
+                // nobody delivers, as this change will then be delivered by this thread.
+                var edits = channel.isDelivering ? [] : storage.spareEdits.take() ?? []
+                result = body(&storage.elements, &edits)
+                guard !edits.isEmpty else {
+                    if !channel.isDelivering { storage.spareEdits = consume edits }
+                    return nil
+                }
+                let indexed = commit(edits)
+                return (CollectionChange(collection: storage.elements, changes: consume edits), indexed)
             },
-            queuing: { PropertyEvent(isPrior: false, old: nil, new: change, indexed: indexed) },
-            callingEach: { observer in Self.callChange(observer, change, indexed: indexed) })
-        // The changeset's hold on the elements goes first, so that the next change finds
-        // them uniquely referenced (no copy).
-        change.collection = []
-        recycle(&change.changes)
+            queuing: { sent in PropertyEvent(isPrior: false, old: nil, new: sent.change, indexed: sent.indexed) },
+            callingEach: { observer, sent in Self.callChange(observer, sent.change, indexed: sent.indexed) },
+            thenAsDeliverer: { sent in recycle(&sent.change.changes) })
         return result!
     }
 
-    /// Empties the edits buffer of a change that was delivered and gives it back for the
-    /// next change. Emptied here, unlocked: an element's `deinit` may use the array. In
-    /// place once nobody else holds the changeset (a subscriber that waits for demand
-    /// keeps it, and then emptying makes a new buffer). A buffer grown large by one big
-    /// change is dropped rather than kept for good.
+    /// After a change's delivery, by its deliverer: empties the changeset's edits buffer
+    /// and keeps it for the next change, in `spareEdits`. Emptied without the lock (an
+    /// element's `deinit` may use the array); in place once nobody else holds the
+    /// changeset (a subscriber that waits for demand keeps it, and then emptying makes a
+    /// new buffer). A buffer grown large by one big change is dropped rather than kept
+    /// for good.
     @inlinable
     func recycle(_ edits: inout [CollectionChange<Element>.Edit]) {
         guard edits.capacity <= 16 else { return }
         edits.removeAllKeepingCapacity()
-        channel.withLock { swap(&edits, &storage.spareEdits) }
+        storage.spareEdits = edits
+        edits = []   // so the buffer above is moved, not shared
     }
 
     /// Under the lock, once the elements are changed: counts the change, and returns the

@@ -451,16 +451,23 @@ struct ObservableArrayTests {
             }
         }
         let late = LockedLog<CollectionChange<Int>>()
+        // Whether the first callback was still running when each changeset arrived: the
+        // second must wait for it (one call at a time), not run on the delivering thread.
+        let firstRunning = Locked(false)
+        let overlapped = LockedLog<Bool>()
         let lateCancellable = Locked<AnyCancellable?>(nil)
         runConcurrently([
             { array.append(1) },   // delivers [1] to `early`, which waits
             {
                 delivering.wait()
                 lateCancellable.value = array.changes.sink { change in
+                    overlapped.append(firstRunning.value)
                     late.append(change)
                     if late.count == 1 {
+                        firstRunning.value = true
                         inFirstCallback.signal()
                         releaseLate.wait()
+                        firstRunning.value = false
                     }
                 }
             },
@@ -477,6 +484,7 @@ struct ObservableArrayTests {
             CollectionChange(collection: [1], changes: [.insert(1, at: 0)]),
             CollectionChange(collection: [1, 2], changes: [.insert(2, at: 1)]),
         ])
+        #expect(overlapped.items == [false, false])
         withExtendedLifetime(early) {}
     }
 
