@@ -247,6 +247,37 @@ struct ObservableArrayTests {
         #expect(watch.log.count == 1)
     }
 
+    /// Another thread's change while the body runs: the body runs again, on the new
+    /// contents, and its result is sent as one changeset after that change.
+    @Test func batchUpdatesRunsAgainAfterAnotherThreadsChange() {
+        let array: ObservableArray = ["a"]
+        let watch = ArrayWatch(array)
+        let runs = Locked(0)
+        array.batchUpdates { elements in
+            runs.value += 1
+            if runs.value == 1 { runOnAnotherThread { array.append("x") } }
+            elements.append("b")
+        }
+        #expect(runs.value == 2)
+        #expect(array.elements == ["a", "x", "b"])
+        #expect(watch.edits.dropFirst() == [[.insert("x", at: 1)], [.insert("b", at: 2)]])
+    }
+
+    /// The body changing the array itself (not its argument) would change it again on
+    /// every run: it stops the program with a message naming the fix.
+    @Test func batchUpdatesThatChangesTheArrayItselfIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let array: ObservableArray = ["a"]
+            array.batchUpdates { elements in
+                array.append("x")
+                elements.append("b")
+            }
+        }
+        let message = standardError(of: result)
+        #expect(message.contains("changed from inside its own batchUpdates"), "\(message)")
+        #expect(message.contains("edit the array the closure is given instead"), "\(message)")
+    }
+
     @Test func replaceSendsMinimalDifferences() {
         let array: ObservableArray = ["a", "b", "c"]
         let watch = ArrayWatch(array)
