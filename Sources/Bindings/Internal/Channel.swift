@@ -789,6 +789,10 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
     }
 
     /// ``deliver(_:)``, calling `call` for each observer.
+    ///
+    /// The sends above write this loop out themselves rather than share one that takes a
+    /// closure: through a shared loop, the closure that passes the change on captured it,
+    /// and set + notify measured 7.0 -> 8.4 ns, an `ObservableArray` append 32.5 -> 50 ns.
     @inlinable @inline(__always)
     final func deliver(_ event: Event, calling call: (ChannelObserver<Event>, Event) -> Void) {
         let slots = self.slots
