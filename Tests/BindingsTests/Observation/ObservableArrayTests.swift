@@ -382,14 +382,41 @@ struct ObservableArrayTests {
         #expect(recorder.violations == [])
     }
 
-    @Test func cancellingStopsDelivery() {
+    @Test func cancellingStopsDeliveryAndReleasesTheClosure() {
         let array = ObservableArray<String>()
         let log = LockedLog<Change>()
-        let c = array.changes.sink { log.append($0) }
+        weak var weakCanary: Canary?
+        let c: AnyCancellable
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            c = array.changes.sink { [canary] change in
+                canary.touch()
+                log.append(change)
+            }
+        }
         array.append("a")
         c.cancel()
+        #expect(weakCanary == nil)
         array.append("b")
         #expect(log.items.map(\.changes) == [[.insert("a", at: 0)]])
+    }
+
+    /// A sink cancelled from inside another sink's callback, while the change is being
+    /// delivered, gets nothing more: not the rest of that change, not the next one.
+    @Test func aSinkCancelledDuringADeliveryGetsNothingMore() {
+        let array = ObservableArray<String>()
+        let second = LockedLog<Change>()
+        let secondCancellable = Locked<AnyCancellable?>(nil)
+        let first = array.changes.sink { change in
+            if change.collection == ["a", "b"] { secondCancellable.value?.cancel() }
+        }
+        secondCancellable.value = array.changes.sink { second.append($0) }
+        array.append("a")
+        array.append("b")   // the first sink cancels the second before it is reached
+        array.append("c")
+        #expect(second.items.map(\.changes) == [[.insert("a", at: 0)]])
+        withExtendedLifetime(first) {}
     }
 
     @Test func releasingTheArrayFinishesItsSubscribersAndNothingKeepsItAlive() {
