@@ -304,8 +304,9 @@ enum DependencyTracking {
     @inlinable
     static var isActive: Bool { activeThreads.load(ordering: .relaxed) != 0 }
 
-    /// One tracking session, on the stack of the thread that tracks (the thread-local
-    /// key points at it while `body` runs), so that tracking allocates nothing itself.
+    /// One tracking session, on the stack of the thread that tracks (the thread's
+    /// ``BatchContext`` points at it while `body` runs), so that tracking allocates
+    /// nothing itself.
     ///
     /// `@usableFromInline`, with the fields of the common case: a read that is the next
     /// one expected is matched in the getter, inlined (``record(_:into:_:)``).
@@ -364,9 +365,6 @@ enum DependencyTracking {
         }
     }
 
-    /// Points at the current thread's session, if it is tracking.
-    @usableFromInline static let key = ThreadLocalKey()
-
     /// Runs `body` and returns what it read (each source once, in order), or `nil` if it
     /// read exactly `expected`. Nests: an inner tracking's reads are not reported to the
     /// outer one. Not generic, so that a caller in unspecialized generic code pays no
@@ -382,25 +380,35 @@ enum DependencyTracking {
 
     /// ``track(expecting:_:)``, also keeping, for each source read that is not in
     /// `expected`, its count of changes when it was read (see ``TrackedReads``).
-    static func trackChanges(expecting expected: [any DependencySource], _ body: () -> Void) -> TrackedReads {
+    /// `context` is this thread's (``BatchContext/ofThisThread``), which the caller has.
+    static func trackChanges(
+        expecting expected: [any DependencySource], in context: Unmanaged<BatchContext>, _ body: () -> Void
+    ) -> TrackedReads {
         expected.withUnsafeBufferPointer { expected in
             var recorder = Recorder(expected: expected)
             recorder.keepsVersions = true
-            session(&recorder, body)
+            session(&recorder, in: context, body)
             return TrackedReads(sources: recorder.result, versions: recorder.versions)
         }
     }
 
-    /// Runs `body` with `recorder` as this thread's session: the thread-local key points
-    /// at it only while `body` runs (then at the session it nests in, if any).
-    private static func session(_ recorder: inout Recorder, _ body: () -> Void) {
-        let previous = key.value
-        withUnsafeMutablePointer(to: &recorder) { recorder in
-            key.set(recorder)
-            activeThreads.wrappingAdd(1, ordering: .relaxed)
-            body()
-            activeThreads.wrappingSubtract(1, ordering: .relaxed)
-            key.set(previous)
+    /// Runs `body` with `recorder` as this thread's session: the thread's context
+    /// (`context`, ``BatchContext/ofThisThread``) points at it only while `body` runs
+    /// (then at the session it nests in, if any).
+    private static func session(
+        _ recorder: inout Recorder, in context: Unmanaged<BatchContext> = BatchContext.ofThisThread, _ body: () -> Void
+    ) {
+        // Unretained across `body`: the thread-local slot holds the context for the
+        // thread's life, and `body` runs on this thread.
+        context._withUnsafeGuaranteedRef { context in
+            let previous = context.trackingSession
+            withUnsafeMutablePointer(to: &recorder) { recorder in
+                context.trackingSession = UnsafeMutableRawPointer(recorder)
+                activeThreads.wrappingAdd(1, ordering: .relaxed)
+                body()
+                activeThreads.wrappingSubtract(1, ordering: .relaxed)
+                context.trackingSession = previous
+            }
         }
     }
 
@@ -435,7 +443,10 @@ enum DependencyTracking {
     /// thread somewhere is tracking. Valid until the read that asked returns: the session
     /// lives on the stack of ``track(expecting:_:)``, which is running the read.
     @inlinable
-    static var currentSession: UnsafeMutableRawPointer? { key.value }
+    static var currentSession: UnsafeMutableRawPointer? {
+        guard let raw = BatchContext.key.value else { return nil }
+        return Unmanaged<BatchContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.trackingSession }
+    }
 
     /// Reports to `session` (the ``currentSession`` of this read) that the current thread
     /// read the source that `id` names; `source` gives the reference, only if kept.

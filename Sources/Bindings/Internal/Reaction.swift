@@ -219,7 +219,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     /// reference for the whole run.
     private static func run(_ body: Unmanaged<Body>, expecting expected: [any DependencySource]) -> DependencyTracking.TrackedReads {
         body._withUnsafeGuaranteedRef { body in
-            BatchContext.batch { DependencyTracking.trackChanges(expecting: expected) { body.run() } }
+            BatchContext.batch { context in DependencyTracking.trackChanges(expecting: expected, in: context) { body.run() } }
         }
     }
 

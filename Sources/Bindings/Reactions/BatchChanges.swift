@@ -31,5 +31,5 @@
 /// - Returns: What `body` returns. If it throws, the changes it made are still delivered,
 ///   then the error propagates.
 public func batchChanges<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try BatchContext.batch(body)
+    try BatchContext.batch { _ in try body() }
 }
