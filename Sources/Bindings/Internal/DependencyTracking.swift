@@ -379,16 +379,19 @@ enum DependencyTracking {
     }
 
     /// ``track(expecting:_:)``, also keeping, for each source read that is not in
-    /// `expected`, its count of changes when it was read (see ``TrackedReads``).
+    /// `expected`, its count of changes when it was read (see ``TrackedReads``); `nil`
+    /// if exactly `expected` was read (so that the common case has nothing to release).
     /// `context` is this thread's (``BatchContext/ofThisThread``), which the caller has.
     static func trackChanges(
         expecting expected: [any DependencySource], in context: Unmanaged<BatchContext>, _ body: () -> Void
-    ) -> TrackedReads {
+    ) -> TrackedReads? {
         expected.withUnsafeBufferPointer { expected in
             var recorder = Recorder(expected: expected)
             recorder.keepsVersions = true
             session(&recorder, in: context, body)
-            return TrackedReads(sources: recorder.result, versions: recorder.versions)
+            // Versions are kept only for reads that departed from `expected`.
+            guard let sources = recorder.result else { return nil }
+            return TrackedReads(sources: sources, versions: recorder.versions)
         }
     }
 
@@ -412,11 +415,11 @@ enum DependencyTracking {
         }
     }
 
-    /// What ``trackChanges(expecting:_:)`` found: a plain value, so that a run that read
-    /// what it expected allocates nothing (no closure context, no dictionary).
+    /// What ``trackChanges(expecting:in:_:)`` found when the reads departed from what
+    /// was expected: a plain value, so that a run allocates nothing it need not.
     struct TrackedReads {
-        /// What was read (each source once, in order), or `nil` if exactly what was expected.
-        let sources: [any DependencySource]?
+        /// What was read, each source once, in order.
+        let sources: [any DependencySource]
         /// For each source read that was not expected, its count of changes when read;
         /// `nil` when there is none.
         let versions: [ObjectIdentifier: UInt]?
@@ -424,7 +427,7 @@ enum DependencyTracking {
         /// Whether a source read for the first time changed after it was read. Call it
         /// once links with the sources exist: a change made before that reached nobody.
         func changedSinceRead() -> Bool {
-            guard let sources, let versions else { return false }
+            guard let versions else { return false }
             return sources.contains { source in
                 versions[ObjectIdentifier(source)].map { $0 != source.changeCount.version } ?? false
             }

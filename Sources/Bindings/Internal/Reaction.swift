@@ -180,17 +180,17 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             if runs > Self.runLimit || (BatchContext.isActive && runsInThisFlush() > Self.runLimit) {
                 stopRunaway(expected)
             }
-            let reads = Self.run(body.unsafelyUnwrapped, expecting: expected)
-            // The batch ended above: the closure's own sets are delivered, and a change
+            // The batch ends inside: the closure's own sets are delivered, and a change
             // that reached this reaction meanwhile set `rerun`.
-            if let sources = reads.sources {
-                relink(to: sources)
-                expected = sources
+            var missedChange = false
+            if let reads = Self.run(body.unsafelyUnwrapped, expecting: expected) {
+                relink(to: reads.sources)
+                expected = reads.sources
+                // A property read for the first time and set after the read (by the
+                // closure itself, or by another thread) before the link with it existed:
+                // no notification reached this reaction, which must run again.
+                missedChange = reads.changedSinceRead()
             }
-            // A property read for the first time and set after the read (by the closure
-            // itself, or by another thread) before the link with it existed: no
-            // notification reached this reaction, which must run again.
-            let missedChange = reads.changedSinceRead()
             var current = state.load(ordering: .acquiring)
             while true {
                 if current & State.cancelled != 0 {
@@ -215,9 +215,9 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         }
     }
 
-    /// One run of `body`, as a batch, tracking what it reads. The caller holds `body`'s
-    /// reference for the whole run.
-    private static func run(_ body: Unmanaged<Body>, expecting expected: [any DependencySource]) -> DependencyTracking.TrackedReads {
+    /// One run of `body`, as a batch, tracking what it reads: returns what it read, or
+    /// `nil` if exactly `expected`. The caller holds `body`'s reference for the whole run.
+    private static func run(_ body: Unmanaged<Body>, expecting expected: [any DependencySource]) -> DependencyTracking.TrackedReads? {
         body._withUnsafeGuaranteedRef { body in
             BatchContext.batch { context in DependencyTracking.trackChanges(expecting: expected, in: context) { body.run() } }
         }
