@@ -318,49 +318,63 @@ enum DependencyTracking {
         @usableFromInline let expected: UnsafeBufferPointer<any DependencySource>
         /// How many of `expected` were read, in order, so far.
         @usableFromInline var matched = 0
-        /// Every source read so far (each once, in order), once the reads departed from
-        /// `expected`; `nil` while they follow it.
-        @usableFromInline var sources: [any DependencySource]?
-        /// The identifiers in `sources`, once it grows past a linear scan's worth.
-        var seen: Set<ObjectIdentifier>?
-        /// Whether to keep ``versions``: only ``trackChanges(expecting:_:)`` asks (a
-        /// dictionary per evaluation measured a tenth of making a binding).
+        /// What was read, once the reads departed from `expected`; `nil` while they
+        /// follow it. One optional for all of it, so that a session that read what it
+        /// expected ends with one check, not a release call per field.
+        @usableFromInline var departure: Departure?
+        /// Whether to keep ``Departure/versions``: only
+        /// ``trackChanges(expecting:in:_:)`` asks (a dictionary per evaluation measured a
+        /// tenth of making a binding).
         var keepsVersions = false
-        /// For each source read that is not in `expected`, its count of changes when it
-        /// was read (see ``trackChanges(expecting:_:)``).
-        var versions: [ObjectIdentifier: UInt]?
+
+        /// The reads of a session that departed from what it expected.
+        @usableFromInline
+        struct Departure {
+            /// Every source read so far, each once, in order.
+            var sources: [any DependencySource]
+            /// The identifiers in `sources`, once it grows past a linear scan's worth.
+            var seen: Set<ObjectIdentifier>?
+            /// For each source read that is not in `expected`, its count of changes when
+            /// it was read (see ``trackChanges(expecting:in:_:)``).
+            var versions: [ObjectIdentifier: UInt]?
+
+            /// Adds the source that `id` names, unless it was read already.
+            mutating func add(_ id: ObjectIdentifier, _ source: () -> any DependencySource, keepingVersion: Bool) {
+                if sources.count < 16 {
+                    if sources.contains(where: { ObjectIdentifier($0) == id }) { return }
+                } else {
+                    if seen == nil { seen = Set(sources.lazy.map { ObjectIdentifier($0) }) }
+                    guard seen!.insert(id).inserted else { return }
+                }
+                let made = source()
+                if keepingVersion {
+                    if versions == nil { versions = [:] }
+                    versions![id] = made.changeCount.version
+                }
+                sources.append(made)
+            }
+        }
 
         /// Records the source that `id` names; `source` makes the reference only if it
         /// must be kept (a read that departs from `expected`), so that the common case
         /// retains nothing.
         @usableFromInline
         mutating func record(_ id: ObjectIdentifier, _ source: () -> any DependencySource) {
-            if sources == nil {
+            if departure == nil {
                 if matched < expected.count, ObjectIdentifier(expected[matched]) == id {
                     matched += 1
                     return
                 }
                 // Read again: nothing new. (A linear scan: dependency lists are short.)
                 for index in 0..<matched where ObjectIdentifier(expected[index]) == id { return }
-                sources = Array(expected[0..<matched])
+                departure = Departure(sources: Array(expected[0..<matched]))
             }
-            if sources!.count < 16 {
-                if sources!.contains(where: { ObjectIdentifier($0) == id }) { return }
-            } else {
-                if seen == nil { seen = Set(sources!.lazy.map { ObjectIdentifier($0) }) }
-                guard seen!.insert(id).inserted else { return }
-            }
-            let made = source()
-            if keepsVersions {
-                if versions == nil { versions = [:] }
-                versions![id] = made.changeCount.version
-            }
-            sources!.append(made)
+            departure!.add(id, source, keepingVersion: keepsVersions)
         }
 
         /// `nil` if exactly `expected` was read, otherwise what was.
         var result: [any DependencySource]? {
-            if let sources { return sources }
+            if let departure { return departure.sources }
             return matched == expected.count ? nil : Array(expected[0..<matched])
         }
     }
@@ -391,7 +405,7 @@ enum DependencyTracking {
             session(&recorder, in: context, body)
             // Versions are kept only for reads that departed from `expected`.
             guard let sources = recorder.result else { return nil }
-            return TrackedReads(sources: sources, versions: recorder.versions)
+            return TrackedReads(sources: sources, versions: recorder.departure?.versions)
         }
     }
 
@@ -460,7 +474,7 @@ enum DependencyTracking {
     static func record(_ id: ObjectIdentifier, into session: UnsafeMutableRawPointer, _ source: () -> any DependencySource) {
         let recorder = session.assumingMemoryBound(to: Recorder.self)
         let matched = recorder.pointee.matched
-        if recorder.pointee.sources == nil, matched < recorder.pointee.expected.count,
+        if recorder.pointee.departure == nil, matched < recorder.pointee.expected.count,
            ObjectIdentifier(recorder.pointee.expected[matched]) == id {
             recorder.pointee.matched = matched &+ 1
             return
