@@ -7,7 +7,9 @@ import Synchronization
 /// A lock, not an atomic, because the channel's reference lives in the model's storage
 /// (a property wrapper's field, which cannot be atomic); every observer reads and writes
 /// that field under the model's lock, and sets read it without one (they do not run at
-/// the same time as an observation of the same model).
+/// the same time as an observation of the same model), as do the tracked reads of the
+/// model whose set is being delivered, for the same reason (see
+/// `DependencyTracking.Recorder.trustedOwner`).
 ///
 /// Why not `Mutex`: its only API takes a closure, and a closure that captures the
 /// storage key path makes the caller materialise the key path object on every call

@@ -12,9 +12,8 @@ import Darwin
 @usableFromInline
 protocol DependencySource: AnyObject {
     /// Registers `dependent` to hear about the source's changes, or its prior notices,
-    /// as `role` says; the returned link unregisters it. `root`: the derived
-    /// observation's root, compared with the source's owner (see ``DependentObserver``).
-    func attach(_ dependent: any DependentHandler, role: DependencyRole, root: ObjectIdentifier) -> any DependencyLink
+    /// as `role` says; the returned link unregisters it.
+    func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink
     /// The object the source belongs to (see ``PropertyChannel/ownerID``).
     var ownerID: ObjectIdentifier? { get }
     /// Whether the source is an `@Observed` property's channel, which closes when its
@@ -76,8 +75,8 @@ enum DependencyRole: Sendable {
 
 extension PropertyChannel {
     @usableFromInline
-    func attach(_ dependent: any DependentHandler, role: DependencyRole, root: ObjectIdentifier) -> any DependencyLink {
-        let link = DependentObserver<Value>(source: self, dependent: dependent, role: role, ownedByRoot: ownerID == root)
+    func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink {
+        let link = DependentObserver<Value>(source: self, dependent: dependent, role: role)
         add(link, needsOld: linksWantOld, needsPrior: role.needsPrior, initial: false)
         return link
     }
@@ -136,10 +135,16 @@ protocol DependencyLink: AnyObject {
 protocol DependentHandler: AnyObject {
     /// `indexed`: the indexed-collection change the dependency announced, if any.
     func dependencyWillChange(_ indexed: IndexedChange?)
-    /// `rootHeld`: the change is delivered at once by a set on the observation's root
-    /// (see ``DependentObserver/ownedByRoot``), whose caller holds the root until this
-    /// returns.
-    func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool)
+    /// `setOwner`: the change is delivered at once by a set, on this thread, of a
+    /// property of the object it names (the source's owner), whose caller holds that
+    /// object until this returns; `nil` for a change delivered from a queue or by a
+    /// batch's flush, or of a source with no owner. Until this returns the object is this
+    /// thread's: SPEC section 6 lets other threads observe and subscribe to a model only
+    /// while nobody sets it (a callback may hand it over and wait, which orders what the
+    /// other thread does before what follows here). So a derived observation whose root it
+    /// is uses the root with no weak load, and a tracked read of it needs no creation lock
+    /// (see ``DependencyTracking/Recorder/trustedOwner``).
+    func dependencyDidChange(_ indexed: IndexedChange?, setOwner: ObjectIdentifier?)
     func dependencyEnded()
 }
 
@@ -160,13 +165,6 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// What the link passes on. A source sends prior notices to all its observers once
     /// any of them asked, so a `.changes` link filters them out.
     let role: DependencyRole
-    /// Whether the source belongs to the derived observation's root (an `@Observed`
-    /// property of it, or a key path it notifies by hand), found when the link was made,
-    /// while the root was alive: a source's owner never changes. A change that such a
-    /// source delivers at once comes from a set on the root, or from a method of it,
-    /// whose caller holds the root for the whole delivery (see `PropertyChannel.call`):
-    /// the observation then reads the root without a weak load.
-    @usableFromInline let ownedByRoot: Bool
     /// For the link with the last property of a chain of `@Observed` properties
     /// (`\.child.value`, see `DerivedObservation.forwardableTail`), the chain's channel:
     /// the chain's value is that property's value, so a change is sent on as it is, with
@@ -180,12 +178,10 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     @usableFromInline let guards: [ChangeCount]
     @usableFromInline let versions: [UInt]
 
-    init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole = .both,
-         ownedByRoot: Bool = false) {
+    init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole = .both) {
         self.source = source
         self.dependent = dependent
         self.role = role
-        self.ownedByRoot = ownedByRoot
         forwardTarget = nil
         lastValue = nil
         guards = []
@@ -199,7 +195,6 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         self.source = source
         self.dependent = dependent
         role = .changes
-        ownedByRoot = false
         forwardTarget = target
         self.lastValue = lastValue
         self.guards = guards
@@ -215,7 +210,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         if isPrior {
             if role != .changes { dependent.dependencyWillChange(indexed) }
         } else {
-            if role != .priors { dependent.dependencyDidChange(indexed, rootHeld: held && ownedByRoot) }
+            if role != .priors { dependent.dependencyDidChange(indexed, setOwner: held ? source.ownerID : nil) }
         }
     }
 
@@ -257,7 +252,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         // In a batch's flush on this thread, the observation evaluates instead, which it
         // does once for all the changes the batch holds (see `BatchMark.isRepeat(in:)`).
         guard current, target.isObserved, !BatchContext.isActiveOnThisThread else {
-            link.dependent.dependencyDidChange(nil, rootHeld: false)
+            link.dependent.dependencyDidChange(nil, setOwner: nil)
             return
         }
         let old = link.lastValue.flatMap { $0.isWanted ? $0.swap(value) : nil }
@@ -322,6 +317,11 @@ enum DependencyTracking {
         /// follow it. One optional for all of it, so that a session that read what it
         /// expected ends with one check, not a release call per field.
         @usableFromInline var departure: Departure?
+        /// The model whose set this thread is delivering (see
+        /// ``DependentHandler/dependencyDidChange(_:setOwner:)``): nobody else creates its
+        /// properties' channels meanwhile, so a tracked read of it looks its channel up
+        /// without the creation lock, as the set itself does. `nil`: every read locks.
+        @usableFromInline var trustedOwner: ObjectIdentifier?
         /// Whether to keep ``Departure/versions``: only
         /// ``trackChanges(expecting:in:_:)`` asks (a dictionary per evaluation measured a
         /// tenth of making a binding).
@@ -382,11 +382,14 @@ enum DependencyTracking {
     /// Runs `body` and returns what it read (each source once, in order), or `nil` if it
     /// read exactly `expected`. Nests: an inner tracking's reads are not reported to the
     /// outer one. Not generic, so that a caller in unspecialized generic code pays no
-    /// metadata look-up for it.
+    /// metadata look-up for it. `trustedOwner`: see ``Recorder/trustedOwner``.
     @usableFromInline
-    static func track(expecting expected: [any DependencySource], _ body: () -> Void) -> [any DependencySource]? {
+    static func track(
+        expecting expected: [any DependencySource], trusting trustedOwner: ObjectIdentifier? = nil, _ body: () -> Void
+    ) -> [any DependencySource]? {
         expected.withUnsafeBufferPointer { expected in
             var recorder = Recorder(expected: expected)
+            recorder.trustedOwner = trustedOwner
             session(&recorder, body)
             return recorder.result
         }
@@ -397,10 +400,12 @@ enum DependencyTracking {
     /// if exactly `expected` was read (so that the common case has nothing to release).
     /// `context` is this thread's (``BatchContext/ofThisThread``), which the caller has.
     static func trackChanges(
-        expecting expected: [any DependencySource], in context: Unmanaged<BatchContext>, _ body: () -> Void
+        expecting expected: [any DependencySource], in context: Unmanaged<BatchContext>,
+        trusting trustedOwner: ObjectIdentifier?, _ body: () -> Void
     ) -> TrackedReads? {
         expected.withUnsafeBufferPointer { expected in
             var recorder = Recorder(expected: expected)
+            recorder.trustedOwner = trustedOwner
             recorder.keepsVersions = true
             session(&recorder, in: context, body)
             // Versions are kept only for reads that departed from `expected`.
@@ -463,6 +468,13 @@ enum DependencyTracking {
     static var currentSession: UnsafeMutableRawPointer? {
         guard let raw = BatchContext.key.value else { return nil }
         return Unmanaged<BatchContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.trackingSession }
+    }
+
+    /// Whether `session` (the ``currentSession`` of this read) trusts reads of `owner` to
+    /// look channels up without the creation lock (see ``Recorder/trustedOwner``).
+    @inlinable @inline(__always)
+    static func trusts(_ owner: ObjectIdentifier, session: UnsafeMutableRawPointer) -> Bool {
+        session.assumingMemoryBound(to: Recorder.self).pointee.trustedOwner == owner
     }
 
     /// Reports to `session` (the ``currentSession`` of this read) that the current thread

@@ -91,23 +91,25 @@ extension DerivedObservation {
     /// dependency is heard.
     ///
     /// `rootHeld`: the caller holds the root (a set on it, see `DependentHandler`), which
-    /// is then used unretained, with no weak load.
+    /// is then used unretained, with no weak load, and the evaluation's reads of it skip
+    /// the creation lock (see `DependencyTracking.Recorder.trustedOwner`).
     @inlinable
     func didChange(indexed: IndexedChange? = nil, rootHeld: Bool = false, evaluate: (Root) -> Value) {
         if rootHeld {
-            heldRoot._withUnsafeGuaranteedRef { didChange(root: $0, indexed: indexed, evaluate: evaluate) }
+            heldRoot._withUnsafeGuaranteedRef { didChange(root: $0, indexed: indexed, trusted: true, evaluate: evaluate) }
         } else if let root {
             // The root stays alive until the change is delivered: an observer called from
             // the send is given it without a weak load (see `PropertyChannel.call`).
-            withExtendedLifetime(root) { didChange(root: root, indexed: indexed, evaluate: evaluate) }
+            withExtendedLifetime(root) { didChange(root: root, indexed: indexed, trusted: false, evaluate: evaluate) }
         } else {
             end()
         }
     }
 
-    /// ``didChange(indexed:rootHeld:evaluate:)`` with the root, which the caller holds.
+    /// ``didChange(indexed:rootHeld:evaluate:)`` with the root, which the caller holds;
+    /// `trusted`: the root is the model whose set this thread is delivering.
     @inlinable @inline(__always)
-    func didChange(root: Root, indexed: IndexedChange?, evaluate: (Root) -> Value) {
+    func didChange(root: Root, indexed: IndexedChange?, trusted: Bool, evaluate: (Root) -> Value) {
         lock.lock()
         // A link being detached may still hear an event already under way.
         guard active, !ended, let channel else {
@@ -123,7 +125,7 @@ extension DerivedObservation {
         let expected = tracked
         lock.unlock()
         var value: Value?
-        let sources = DependencyTracking.track(expecting: expected) {
+        let sources = DependencyTracking.track(expecting: expected, trusting: trusted ? rootID : nil) {
             value = evaluate(root)
             if valueMayBeStorage { DependencyTracking.recordIfStorage(value!) }
             if !affecting.isEmpty { readAffecting(root) }

@@ -72,7 +72,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// root (`rootHeld`), whose caller holds the root until the delivery returns.
     @usableFromInline let heldRoot: Unmanaged<Root>
     /// The root's identity, which outlives it.
-    let rootID: ObjectIdentifier
+    @usableFromInline let rootID: ObjectIdentifier
     @usableFromInline let keyPath: KeyPath<Root, Value>
     @usableFromInline let affecting: [AnyKeyPath]
     /// Whether the value may be observable storage of its own (an `ObservableArray`),
@@ -391,9 +391,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         let changes = changesToAttach.map { source in
             let id = ObjectIdentifier(source)
             if let tail, id == ObjectIdentifier(tail.source) { return (id, tail.attach(self)) }
-            return (id, source.attach(self, role: .changes, root: rootID))
+            return (id, source.attach(self, role: .changes))
         }
-        let priors = priorsToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .priors, root: rootID)) }
+        let priors = priorsToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .priors)) }
 
         var late: [any DependencyLink] = []
         lock.lock()
@@ -443,7 +443,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     }
 
     @usableFromInline
-    func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool) {
+    func dependencyDidChange(_ indexed: IndexedChange?, setOwner: ObjectIdentifier?) {
         if untracked { sawChange.store(true, ordering: .relaxed) }
         // A batch's flush: one evaluation sees every change made before it.
         if _slowPath(BatchContext.isActive),
@@ -452,7 +452,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         }
         var own: IndexedChange?
         if let indexed, let root { own = self.own(indexed, root: root) }
-        change(self, own, rootHeld)
+        change(self, own, setOwner == rootID)
     }
 
     /// `indexed` if it was announced for exactly this key path of this object: an

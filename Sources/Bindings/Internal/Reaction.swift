@@ -119,7 +119,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     func dependencyWillChange(_ indexed: IndexedChange?) {}
 
-    func dependencyDidChange(_ indexed: IndexedChange?, rootHeld: Bool) {
+    func dependencyDidChange(_ indexed: IndexedChange?, setOwner: ObjectIdentifier?) {
         // A batch's flush: one run sees every change made before it.
         if BatchContext.isActive,
            BatchContext.withCurrent({ context in lock.withLock { batchMark.isRepeat(in: context) } }) == true {
@@ -127,10 +127,10 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         }
         switch schedule {
         case .inline:
-            trigger()
+            trigger(trusting: setOwner)
         case .mainActor:
             if MainThread.isCurrent {
-                trigger()
+                trigger(trusting: setOwner)
             } else {
                 DispatchQueue.main.async { [weak self] in self?.trigger() }
             }
@@ -145,8 +145,10 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     // MARK: Running
 
-    /// Runs the closure now, or has the thread running it run it again.
-    private func trigger() {
+    /// Runs the closure now, or has the thread running it run it again. `trustedOwner`:
+    /// the model whose set this thread is delivering, if the run is part of that delivery
+    /// (see `DependencyTracking.Recorder.trustedOwner`).
+    private func trigger(trusting trustedOwner: ObjectIdentifier? = nil) {
         var current = state.load(ordering: .relaxed)
         while true {
             if current & State.cancelled != 0 { return }
@@ -159,7 +161,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             let (exchanged, original) = state.compareExchange(
                 expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if exchanged {
-                if runsNow { runUntilSettled() }
+                if runsNow { runUntilSettled(trusting: trustedOwner) }
                 return
             }
             current = original
@@ -169,7 +171,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     /// Runs the closure until no change arrived during its last run, then gives up
     /// `State.running` (or, cancelled meanwhile, drops the closure and what it read).
     /// The caller holds `State.running`, and so ``body`` and ``tracked``.
-    private func runUntilSettled() {
+    private func runUntilSettled(trusting trustedOwner: ObjectIdentifier? = nil) {
         // Moved out for the runs, and back at the end: read from the field, the array
         // was retained and released around each run.
         var expected: [any DependencySource] = []
@@ -183,7 +185,9 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             // The batch ends inside: the closure's own sets are delivered, and a change
             // that reached this reaction meanwhile set `rerun`.
             var missedChange = false
-            if let reads = Self.run(body.unsafelyUnwrapped, expecting: expected) {
+            // Every run here is part of the delivery that started the first (a change from
+            // elsewhere only asks for another run), so `trustedOwner` holds for each.
+            if let reads = Self.run(body.unsafelyUnwrapped, expecting: expected, trusting: trustedOwner) {
                 relink(to: reads.sources)
                 expected = reads.sources
                 // A property read for the first time and set after the read (by the
@@ -217,9 +221,13 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     /// One run of `body`, as a batch, tracking what it reads: returns what it read, or
     /// `nil` if exactly `expected`. The caller holds `body`'s reference for the whole run.
-    private static func run(_ body: Unmanaged<Body>, expecting expected: [any DependencySource]) -> DependencyTracking.TrackedReads? {
+    private static func run(
+        _ body: Unmanaged<Body>, expecting expected: [any DependencySource], trusting trustedOwner: ObjectIdentifier?
+    ) -> DependencyTracking.TrackedReads? {
         body._withUnsafeGuaranteedRef { body in
-            BatchContext.batch { context in DependencyTracking.trackChanges(expecting: expected, in: context) { body.run() } }
+            BatchContext.batch { context in
+                DependencyTracking.trackChanges(expecting: expected, in: context, trusting: trustedOwner) { body.run() }
+            }
         }
     }
 
@@ -251,7 +259,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         lock.unlock()
         for link in dropped { link.detach() }
 
-        let attached = missing.map { ($0, $0.attach(self, role: .changes, root: ObjectIdentifier(self))) }
+        let attached = missing.map { ($0, $0.attach(self, role: .changes)) }
         var late: [any DependencyLink] = []
         lock.lock()
         if isCancelled {

@@ -187,8 +187,9 @@ public struct Observed<Value> {
     /// A read while the current thread tracks dependencies (`session`): reports the
     /// property's channel to the session, and returns the value.
     ///
-    /// The channel is looked up as ``channel(of:storage:)`` does, under the creation lock,
-    /// and the value is read in the same access to the storage (``channelAndValue``): each
+    /// The channel is looked up as ``channel(of:storage:)`` does, under the creation lock
+    /// (except for the model whose set this thread is delivering, which the set itself
+    /// looks up without it), and the value is read in the same access to the storage (``channelAndValue``): each
     /// access to a class's stored property from client code is checked for exclusivity
     /// at run time (`swift_beginAccess`, about 6 ns here), and a tracked read made two.
     ///
@@ -203,16 +204,21 @@ public struct Observed<Value> {
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
         wrapped: @autoclosure () -> AnyKeyPath, session: UnsafeMutableRawPointer
     ) -> Value {
+        // A read of the model whose set this thread is delivering skips the lock: nobody
+        // else makes its channels meanwhile (see `DependencyTracking.Recorder.trustedOwner`).
+        let trusted = DependencyTracking.trusts(ObjectIdentifier(instance), session: session)
         let lock = ChannelCreation.lockIndex(for: instance)
-        ChannelCreation.lock(lock)
+        if !trusted { ChannelCreation.lock(lock) }
         let (found, value) = instance[keyPath: storage].channelAndValue
         let channel: Unmanaged<PropertyChannel<Value>>
         if let found, found._withUnsafeGuaranteedRef({ $0.key != nil }) {
             channel = found
         } else {
+            if trusted { ChannelCreation.lock(lock) }
             channel = firstTrackedRead(of: instance, storage: storage, wrapped: wrapped(), found: found)
+            if trusted { ChannelCreation.unlock(lock) }
         }
-        ChannelCreation.unlock(lock)
+        if !trusted { ChannelCreation.unlock(lock) }
         channel._withUnsafeGuaranteedRef { channel in
             DependencyTracking.record(ObjectIdentifier(channel), into: session) { channel }
         }
