@@ -314,8 +314,9 @@ enum DependencyTracking {
         /// How many of `expected` were read, in order, so far.
         @usableFromInline var matched = 0
         /// What was read, once the reads departed from `expected`; `nil` while they
-        /// follow it. One optional for all of it, so that a session that read what it
-        /// expected ends with one check, not a release call per field.
+        /// follow it. One reference for all of it, so that a session that read what it
+        /// expected ends with one release of `nil`, not one per field (or, for a struct of
+        /// them, a call through the recorder's value witnesses).
         @usableFromInline var departure: Departure?
         /// The model whose set this thread is delivering (see
         /// ``DependentHandler/dependencyDidChange(_:setOwner:)``): nobody else creates its
@@ -327,19 +328,22 @@ enum DependencyTracking {
         /// tenth of making a binding).
         var keepsVersions = false
 
-        /// The reads of a session that departed from what it expected.
+        /// The reads of a session that departed from what it expected. Made once a read
+        /// departs (rare: a dependency switched), and only by the session's thread.
         @usableFromInline
-        struct Departure {
+        final class Departure {
             /// Every source read so far, each once, in order.
             var sources: [any DependencySource]
             /// The identifiers in `sources`, once it grows past a linear scan's worth.
             var seen: Set<ObjectIdentifier>?
             /// For each source read that is not in `expected`, its count of changes when
-            /// it was read (see ``trackChanges(expecting:in:_:)``).
+            /// it was read (see ``trackChanges(expecting:in:trusting:_:)``).
             var versions: [ObjectIdentifier: UInt]?
 
+            init(sources: [any DependencySource]) { self.sources = sources }
+
             /// Adds the source that `id` names, unless it was read already.
-            mutating func add(_ id: ObjectIdentifier, _ source: () -> any DependencySource, keepingVersion: Bool) {
+            func add(_ id: ObjectIdentifier, _ source: () -> any DependencySource, keepingVersion: Bool) {
                 if sources.count < 16 {
                     if sources.contains(where: { ObjectIdentifier($0) == id }) { return }
                 } else {
