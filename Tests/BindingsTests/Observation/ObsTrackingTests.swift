@@ -1,3 +1,4 @@
+import BindingsTestSupport
 import Testing
 @testable import Bindings
 
@@ -9,8 +10,46 @@ private func ids(_ sources: [any DependencySource]?) -> [ObjectIdentifier]? {
     sources?.map { ObjectIdentifier($0) }
 }
 
+/// A model whose computed property records, at each evaluation, which of its reads skip
+/// the creation lock: its own, and those of `other`.
+final class ObsTrustProbe: KeyValueObservable {
+    @Observed var a = 1
+    let other: ObsCell
+    let trusted = LockedLog<[Bool]>()
+    init(other: ObsCell) { self.other = other }
+
+    var sum: Int {
+        let value = a + other.value
+        if let session = DependencyTracking.currentSession {
+            trusted.append([
+                DependencyTracking.trusts(ObjectIdentifier(self), session: session),
+                DependencyTracking.trusts(ObjectIdentifier(other), session: session),
+            ])
+        }
+        return value
+    }
+}
+
 @Suite("Observation: dependency tracking")
 struct ObsTrackingTests {
+    /// A computed key path's evaluation after a set of its root, delivered at once, skips
+    /// the creation lock for the root's reads only (nobody else subscribes to a model while
+    /// it is set, SPEC section 6); not after a set of another model, nor in a batch's flush
+    /// or the first evaluation.
+    @Test func onlyTheSetRootsReadsSkipTheCreationLock() {
+        let other = ObsCell()
+        let probe = ObsTrustProbe(other: other)
+        var sums: [Int] = []
+        let c = probe.publisher(for: \.sum).sink { sums.append($0) }
+        probe.a = 2
+        other.value = 5
+        batchChanges { probe.a = 3 }
+        #expect(sums == [1, 2, 7, 8])
+        // The first evaluation (the subscription's), then one per change.
+        #expect(probe.trusted.items == [[false, false], [true, false], [false, false], [false, false]])
+        withExtendedLifetime(c) {}
+    }
+
     @Test func readingWhatWasExpectedReportsNoChange() {
         let a = ObsCell(), b = ObsCell()
         let (_, sources) = DependencyTracking.track { a.value + b.value + a.value }

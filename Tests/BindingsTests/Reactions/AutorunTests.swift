@@ -42,6 +42,16 @@ final class AutorunSharedCounter: KeyValueObservable, @unchecked Sendable {
     }
 }
 
+/// Models that several threads may read and subscribe to at once (SPEC section 6: while
+/// nobody sets them). `@unchecked Sendable`: the tests below set `trigger` from one thread
+/// only, and only read `watched` from the others.
+final class AutorunTrigger: KeyValueObservable, @unchecked Sendable {
+    @Observed var on = false
+}
+final class AutorunWatched: KeyValueObservable, @unchecked Sendable {
+    @Observed var value = 1
+}
+
 @Suite("Reactions: autorun")
 struct AutorunTests {
     @Test func runsNowAndAfterEachChangeOfWhatItRead() {
@@ -298,8 +308,69 @@ struct AutorunTests {
         withExtendedLifetime(reaction) {}
     }
 
-    @MainActor
-    @Test func madeOnTheMainActorItRunsOnTheMainThreadOnly() async {
+    /// A run that a set of one model starts reads another model for the first time just
+    /// after another thread subscribed to it, making the channel the read looks up: the
+    /// run finds that channel and depends on it. (Only the set model's reads skip the
+    /// creation lock; the test below checks which reads do.)
+    @Test func aRunDependsOnAModelAnotherThreadJustSubscribedTo() {
+        for _ in 0..<50 {
+            let trigger = AutorunTrigger()
+            let watched = AutorunWatched()
+            let seen = LockedLog<Int>()
+            // Made, set and subscribed to from nonisolated code, so that the runs and the
+            // sink are on the threads of the sets.
+            let reaction = Locked<AnyCancellable?>(nil)
+            let subscribed = Locked<AnyCancellable?>(nil)
+            runOnAnotherThread { reaction.value = autorun { seen.append(trigger.on ? watched.value : 0) } }
+            // The set waits until the subscription has made the channel, through a counter
+            // bumped with relaxed ordering (so that only the creation lock orders the run's
+            // look-up after the channel was made).
+            let made = Counter()
+            runConcurrently([
+                {
+                    while made.value == 0 { sched_yield() }
+                    trigger.on = true   // the run reads `watched.value` for the first time
+                },
+                {
+                    subscribed.value = watched.$value.sink { _ in }
+                    _ = made.increment(ordering: .relaxed)
+                },
+            ])
+            #expect(seen.items == [0, 1])
+            runOnAnotherThread { watched.value = 2 }   // the run linked with `watched.value`
+            #expect(seen.items == [0, 1, 2])
+            withExtendedLifetime((reaction.value, subscribed.value)) {}
+        }
+    }
+
+    /// Which tracked reads skip the creation lock: during a run that a set starts on its
+    /// thread, the reads of the set model (nobody else subscribes to it meanwhile, SPEC
+    /// section 6); never those of another model, nor during the first run or a batch's
+    /// flush.
+    @Test func onlyTheSetModelsReadsSkipTheCreationLock() {
+        let trigger = AutorunTrigger()
+        let watched = AutorunWatched()
+        let trusted = LockedLog<[Bool]>()
+        let reaction = Locked<AnyCancellable?>(nil)
+        runOnAnotherThread {
+            reaction.value = autorun {
+                _ = trigger.on
+                _ = watched.value
+                guard let session = DependencyTracking.currentSession else { return }
+                trusted.append([
+                    DependencyTracking.trusts(ObjectIdentifier(trigger), session: session),
+                    DependencyTracking.trusts(ObjectIdentifier(watched), session: session),
+                ])
+            }
+            trigger.on = true
+            watched.value = 2
+            batchChanges { trigger.on = false }
+        }
+        #expect(trusted.items == [[false, false], [true, false], [false, true], [false, false]])
+        withExtendedLifetime(reaction.value) {}
+    }
+
+    @MainActor @Test func madeOnTheMainActorItRunsOnTheMainThreadOnly() async {
         let person = UncheckedBox(ObsPerson())
         var counts: [Int] = []
         let reaction = autorun {
