@@ -84,6 +84,9 @@ final class BatchContext {
     /// `pthread_setspecific` measured about 2 ns each (two per evaluation of a computed
     /// key path, per `autorun` run).
     @exclusivity(unchecked) @usableFromInline var trackingSession: UnsafeMutableRawPointer?
+    /// A tracking session's departure from its expected reads, kept for the next one (see
+    /// `DependencyTracking.Recorder.Departure`).
+    @exclusivity(unchecked) var spareDeparture: DependencyTracking.Recorder.Departure?
 
     /// Points at the thread's context, which goes with the thread: the key's destructor
     /// releases it.
