@@ -189,9 +189,10 @@ public struct Observed<Value> {
     ///
     /// The channel is looked up as ``channel(of:storage:)`` does, under the creation lock
     /// (except for the model whose set this thread is delivering, which the set itself
-    /// looks up without it), and the value is read in the same access to the storage (``channelAndValue``): each
-    /// access to a class's stored property from client code is checked for exclusivity
-    /// at run time (`swift_beginAccess`, about 6 ns here), and a tracked read made two.
+    /// looks up without it), and the value is read in the same access to the storage
+    /// (``channelAndValue``): each access to a class's stored property from client code
+    /// is checked for exclusivity at run time (`swift_beginAccess`, about 6 ns here), and
+    /// a tracked read made two.
     ///
     /// Inlined into every getter, lock and match included: out of line, the storage key
     /// path does not fold into a field access, and calls here measured 7 to 15 ns more
