@@ -240,10 +240,12 @@ public final class ObservableArray<Element> {
             withExtendedLifetime(replaced) {}
             guard let changedBy else { return }
             // The body itself changed the array (through it, not through its argument):
-            // it would change it again on every try.
-            precondition(
-                changedBy != me,
-                "Bindings: an ObservableArray was changed from inside its own batchUpdates: edit the array the closure is given instead")
+            // it would change it again on every try. (`fatalError`, not `precondition`: a
+            // release build prints its message.)
+            if changedBy == me {
+                fatalError(
+                    "Bindings: an ObservableArray was changed from inside its own batchUpdates: edit the array the closure is given instead")
+            }
         }
     }
 

@@ -67,7 +67,8 @@ extension Publishers {
 
         /// Subscribes `subscriber` to the upstream through the buffering subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            precondition(size >= 0, "Bindings: buffer(size: \(size)) needs a size of 0 or more")
+            // `fatalError`, not `precondition`: a release build prints its message.
+            if size < 0 { fatalError("Bindings: buffer(size: \(size)) needs a size of 0 or more") }
             upstream.subscribe(Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }
     }

@@ -69,13 +69,14 @@ public struct Record<Output, Failure: Error>: Publisher {
 
         /// Records a value. Recording one after the completion stops the program.
         public mutating func receive(_ input: Output) {
-            precondition(!completed, "Bindings: a Record.Recording received a value after its completion; record the values first")
+            // `fatalError`, not `precondition`, here and below: a release build prints its message.
+            if completed { fatalError("Bindings: a Record.Recording received a value after its completion; record the values first") }
             output.append(input)
         }
 
         /// Records the completion. Recording a second one stops the program.
         public mutating func receive(completion: Subscribers.Completion<Failure>) {
-            precondition(!completed, "Bindings: a Record.Recording received a second completion; record one completion, last")
+            if completed { fatalError("Bindings: a Record.Recording received a second completion; record one completion, last") }
             self.completion = completion
             completed = true
         }

@@ -91,4 +91,12 @@ struct BufferTests {
         #expect(recorder.events == [])
         #expect(upstream.cancelCount == 1)
     }
+
+    @Test func aNegativeSizeIsNamed() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subject = PassthroughSubject<Int, Never>()
+            _ = subject.buffer(size: runtimeValue(-1), prefetch: .byRequest, whenFull: .dropOldest).sink { _ in }
+        }
+        #expect(standardError(of: result).contains("buffer(size: -1) needs a size of 0 or more"))
+    }
 }

@@ -136,10 +136,20 @@ struct RecordTests {
     }
 
     @Test func aValueAfterTheCompletionStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             var recording = Record<Int, Never>.Recording()
             recording.receive(completion: .finished)
             recording.receive(1)
         }
+        #expect(standardError(of: result).contains("received a value after its completion; record the values first"))
+    }
+
+    @Test func aSecondCompletionStopsTheProgram() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var recording = Record<Int, Never>.Recording()
+            recording.receive(completion: .finished)
+            recording.receive(completion: .finished)
+        }
+        #expect(standardError(of: result).contains("received a second completion; record one completion, last"))
     }
 }
