@@ -26,23 +26,15 @@ extension Channel {
         _ observer: ChannelObserver<Event>, exactFirst first: () -> Event?, accept: () -> Bool,
         holdLaterEvents: () -> Void, deliver: (Event) -> Void
     ) -> Bool {
-        lock()
-        guard accept() else {
-            unlock()
-            return false
-        }
-        countReachable(+1)
+        guard lockForRegistration(accept) else { return false }
         let event = first()
         if !isDelivering {
-            insert(observer)
-            guard let event else {
+            if let event {
+                insertDeliveringFirst(observer) { deliver(event) }
+            } else {
+                insert(observer)
                 unlock()
-                return true
             }
-            unlockBecomingDeliverer()
-            if !observer.isCancelled { deliver(event) }
-            deliverer.store(0, ordering: .relaxed)
-            endDelivering()
             return true
         }
         if event != nil, deliverer.load(ordering: .relaxed) != currentThreadID() { holdLaterEvents() }

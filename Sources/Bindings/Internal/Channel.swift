@@ -251,12 +251,7 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
     /// and `add` returns `false` (a completed subject, a closed channel).
     @inlinable @discardableResult
     final func add(_ observer: ChannelObserver<Event>, accept: () -> Bool = { true }) -> Bool {
-        lock()
-        guard accept() else {
-            unlock()
-            return false
-        }
-        countReachable(+1)
+        guard lockForRegistration(accept) else { return false }
         if isDelivering {
             deferredAdds.append(DeferredAdd(observer, after: sequence))
             unlock(work: true)
@@ -265,6 +260,32 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
             unlock()
         }
         return true
+    }
+
+    /// Takes the lock for a registration: returns `false`, the lock given up again, if
+    /// `accept` (run under it) refuses; otherwise counts the observer as reachable, and
+    /// returns with the lock held.
+    @inlinable @inline(__always)
+    final func lockForRegistration(_ accept: () -> Bool) -> Bool {
+        lock()
+        guard accept() else {
+            unlock()
+            return false
+        }
+        countReachable(+1)
+        return true
+    }
+
+    /// Under the lock, with no delivery under way: registers `observer` and has
+    /// `deliver` give it its first event on this thread, as the deliverer, so that
+    /// nothing sent meanwhile reaches it before; gives up the lock.
+    @inlinable @inline(__always)
+    final func insertDeliveringFirst(_ observer: ChannelObserver<Event>, _ deliver: () -> Void) {
+        insert(observer)
+        unlockBecomingDeliverer()
+        if !observer.isCancelled { deliver() }
+        deliverer.store(0, ordering: .relaxed)
+        endDelivering()
     }
 
     /// Registers `observer` and delivers it the event that `initial` makes first; see
@@ -280,20 +301,10 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
         _ observer: ChannelObserver<Event>, initial: () -> Event, accept: () -> Bool = { true },
         calling call: (ChannelObserver<Event>, Event) -> Void = { observer, event in observer.receive(event) }
     ) -> Bool {
-        lock()
-        guard accept() else {
-            unlock()
-            return false
-        }
-        countReachable(+1)
+        guard lockForRegistration(accept) else { return false }
         let event = initial()
         if !isDelivering {
-            // Become the deliverer, so that nothing reaches the observer before this.
-            insert(observer)
-            unlockBecomingDeliverer()
-            if !observer.isCancelled { call(observer, event) }
-            deliverer.store(0, ordering: .relaxed)
-            endDelivering()
+            insertDeliveringFirst(observer) { call(observer, event) }
         } else if deliverer.load(ordering: .relaxed) == currentThreadID() {
             // Re-entrant, from a callback on the delivering thread: deliver now; the
             // observer joins the list once the events queued before it are delivered
@@ -342,12 +353,8 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
             // `CurrentValueSubject`, which count their changes under the lock). The
             // observer catches up with the current value, delivered as any event is,
             // before any later one.
-            insert(observer)
             let event = current()
-            unlockBecomingDeliverer()
-            if !observer.isCancelled { observer.receive(event) }
-            deliverer.store(0, ordering: .relaxed)
-            endDelivering()
+            insertDeliveringFirst(observer) { observer.receive(event) }
         } else {
             // The delivery is over and nothing was sent since the initial value was read
             // (a model's changes, which its isolation orders, come only from the thread

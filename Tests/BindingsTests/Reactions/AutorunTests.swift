@@ -310,13 +310,15 @@ struct AutorunTests {
 
     /// A run that a set of one model starts reads another model for the first time just
     /// after another thread subscribed to it, making the channel the read looks up: the
-    /// run finds that channel and depends on it. (Only the set model's reads skip the
-    /// creation lock; the test below checks which reads do.)
+    /// run finds that channel and depends on it, and a later set reaches both through it.
+    /// (Only the set model's reads skip the creation lock; the test below checks which
+    /// reads do.)
     @Test func aRunDependsOnAModelAnotherThreadJustSubscribedTo() {
         for _ in 0..<50 {
             let trigger = AutorunTrigger()
             let watched = AutorunWatched()
             let seen = LockedLog<Int>()
+            let sunk = LockedLog<Int>()
             // Made, set and subscribed to from nonisolated code, so that the runs and the
             // sink are on the threads of the sets.
             let reaction = Locked<AnyCancellable?>(nil)
@@ -332,13 +334,14 @@ struct AutorunTests {
                     trigger.on = true   // the run reads `watched.value` for the first time
                 },
                 {
-                    subscribed.value = watched.$value.sink { _ in }
+                    subscribed.value = watched.$value.sink { sunk.append($0) }
                     _ = made.increment(ordering: .relaxed)
                 },
             ])
             #expect(seen.items == [0, 1])
             runOnAnotherThread { watched.value = 2 }   // the run linked with `watched.value`
             #expect(seen.items == [0, 1, 2])
+            #expect(sunk.items == [1, 2])   // one channel: the sink's and the run's
             withExtendedLifetime((reaction.value, subscribed.value)) {}
         }
     }

@@ -105,16 +105,26 @@ struct SchedUpstreamStatusTests {
         #expect(recorded.seen() == [])
     }
 
-    @Test(arguments: SchedScheduledOperator.allCases)
-    func theCompletionReleasesTheSubscriptionAfterUnlockingWithoutCancellingIt(_ kind: SchedScheduledOperator) {
-        let watchdog = RelWatchdog(seconds: 60, what: "theCompletionReleasesTheSubscription(\(kind))")
+    /// `kind` on a hand-driven upstream whose subscription, when cancelled or released,
+    /// sends the operator a value (it logs each, in `log`): were the operator to do either
+    /// with its lock held, that call back would deadlock.
+    private static func attachedToAReentrantUpstream(_ kind: SchedScheduledOperator)
+        -> (TestScheduler, SchedHandUpstream, SchedRecorded, LockedLog<String>)
+    {
         let scheduler = TestScheduler()
         let upstream = SchedHandUpstream()
         let recorded = kind.attach(to: upstream, scheduler: scheduler)
         let log = LockedLog<String>()
         upstream.subscriber?.receive(subscription: ReentrantSubscription(log: log) { [weak upstream] in
-            _ = upstream?.subscriber?.receive(0)   // after the completion: ignored
+            _ = upstream?.subscriber?.receive(0)
         })
+        return (scheduler, upstream, recorded, log)
+    }
+
+    @Test(arguments: SchedScheduledOperator.allCases)
+    func theCompletionReleasesTheSubscriptionAfterUnlockingWithoutCancellingIt(_ kind: SchedScheduledOperator) {
+        let watchdog = RelWatchdog(seconds: 60, what: "theCompletionReleasesTheSubscription(\(kind))")
+        let (scheduler, upstream, recorded, log) = Self.attachedToAReentrantUpstream(kind)   // its call: after the completion, ignored
         upstream.subscriber?.receive(completion: .finished)
         #expect(log.items == ["released"])
         scheduler.advance(by: .seconds(2))
@@ -129,13 +139,7 @@ struct SchedUpstreamStatusTests {
     @Test(arguments: SchedScheduledOperator.allCases)
     func aCancelCancelsThenReleasesTheSubscriptionAfterUnlocking(_ kind: SchedScheduledOperator) {
         let watchdog = RelWatchdog(seconds: 60, what: "aCancelCancelsThenReleasesTheSubscription(\(kind))")
-        let scheduler = TestScheduler()
-        let upstream = SchedHandUpstream()
-        let recorded = kind.attach(to: upstream, scheduler: scheduler)
-        let log = LockedLog<String>()
-        upstream.subscriber?.receive(subscription: ReentrantSubscription(log: log) { [weak upstream] in
-            _ = upstream?.subscriber?.receive(0)   // after the cancel: ignored
-        })
+        let (scheduler, upstream, recorded, log) = Self.attachedToAReentrantUpstream(kind)   // its call: after the cancel, ignored
         recorded.subscription()?.cancel()
         #expect(log.items == ["cancel", "released"])
 
