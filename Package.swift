@@ -12,7 +12,10 @@ let package = Package(
         .executable(name: "bindings-demo", targets: ["bindings-demo"]),
     ],
     targets: [
-        .target(name: "Bindings"),
+        // The per-thread state that the library's hot paths read (C11 thread-local
+        // storage, which Swift cannot declare). Not a product: part of `Bindings`.
+        .target(name: "CBindingsThreadLocal"),
+        .target(name: "Bindings", dependencies: ["CBindingsThreadLocal"]),
         .target(name: "FoundationBindings", dependencies: ["Bindings"]),
         // The process monitor that `bindings-demo` runs: readers of /proc, models, views and
         // the terminal renderer. Not in any product (only the demo and its tests use it), so

@@ -1,3 +1,4 @@
+import CBindingsThreadLocal
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -29,10 +30,11 @@ import Darwin
 /// - **Prior notices** pass once per channel: before its first change in the batch, and
 ///   again only after that change was delivered (``allowsPrior(_:)``).
 ///
-/// One context per thread, made by its first batch or tracking session (it also holds
-/// the session, ``trackingSession``) and kept for the thread's life (its
-/// lists keep their capacity, so that a batch allocates nothing in steady state);
-/// reachable through a thread-local key. A batch belongs to the thread that runs it, the
+/// One context per thread, made by its first batch or tracking session and kept for the
+/// thread's life (its lists keep their capacity, so that a batch allocates nothing in
+/// steady state): held by a thread-local key, and found through the thread's state in
+/// `CBindingsThreadLocal`, which also points at it while a batch is under way
+/// (``isActive``). A batch belongs to the thread that runs it, the
 /// isolation of the models it sets, and every field here is touched only by that thread.
 /// A channel's entry (``PropertyChannel/batchEntry``) is touched only by the thread that
 /// sets the channel's model, which is that same thread while the channel is in a batch.
@@ -43,9 +45,6 @@ import Darwin
 /// batch.
 @usableFromInline
 final class BatchContext {
-    /// The number of threads with a batch under way: every check first reads this, so
-    /// that a program that never batches pays one relaxed load per observed change.
-    @usableFromInline static let activeThreads = Atomic<Int>(0)
     /// Gives each context a range of 2^32 flush numbers of its own, so that a mark left
     /// by one flush is never taken for another's (see ``BatchMark``).
     private static let contexts = Atomic<UInt64>(0)
@@ -78,19 +77,16 @@ final class BatchContext {
     /// batching thread, rather than in an entry of the channel. Rare (prior notices of a
     /// computed key path), so a list.
     @exclusivity(unchecked) @usableFromInline var derivedNoticed: [AnyObject] = []
-    /// The thread's dependency tracking session, if it is tracking (see
-    /// ``DependencyTracking``): kept in this thread-local object rather than under a key
-    /// of its own, so that starting and ending a session are two plain stores, where
-    /// `pthread_setspecific` measured about 2 ns each (two per evaluation of a computed
-    /// key path, per `autorun` run).
-    @exclusivity(unchecked) @usableFromInline var trackingSession: UnsafeMutableRawPointer?
     /// A tracking session's departure from its expected reads, kept for the next one (see
     /// `DependencyTracking.Recorder.Departure`).
     @exclusivity(unchecked) var spareDeparture: DependencyTracking.Recorder.Departure?
 
-    /// Points at the thread's context, which goes with the thread: the key's destructor
-    /// releases it.
-    @usableFromInline static let key = ThreadLocalKey { raw in
+    /// Holds the thread's context, which goes with the thread: the key's destructor, run
+    /// on the exiting thread, clears the thread-local state's pointer to it, then
+    /// releases it. (The thread-local state is read on the hot paths, and has no
+    /// destructor of its own.)
+    static let key = ThreadLocalKey { raw in
+        bindings_set_thread_context(nil)
         #if canImport(Darwin)
         Unmanaged<BatchContext>.fromOpaque(raw).release()
         #else
@@ -98,17 +94,10 @@ final class BatchContext {
         #endif
     }
 
-    /// Whether any thread has a batch under way.
+    /// Whether the current thread has a batch under way (collecting or flushing): one
+    /// load of its thread-local state. Another thread's batch changes nothing here.
     @inlinable
-    static var isActive: Bool { activeThreads.load(ordering: .relaxed) != 0 }
-
-    /// Whether the current thread has a batch under way (collecting or flushing). Not
-    /// ``isActive``, which says only that some thread has one: a decision about this
-    /// thread's delivery must not change because another thread batches.
-    @inlinable
-    static var isActiveOnThisThread: Bool {
-        isActive && withCurrent { _ in true } == true
-    }
+    static var isActive: Bool { bindings_thread_batch() != nil }
 
     /// The context of the current thread, if it has a batch under way.
     @inlinable
@@ -117,24 +106,23 @@ final class BatchContext {
     }
 
     /// Calls `body` with the context of the current thread if it has a batch under way,
-    /// with no retain of it (the thread-local slot holds it for the thread's life).
+    /// with no retain of it (the thread-local key holds it for the thread's life).
     @inlinable @inline(__always)
     static func withCurrent<Result>(_ body: (BatchContext) -> Result) -> Result? {
-        guard let raw = key.value else { return nil }
-        return Unmanaged<BatchContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
-            context.depth > 0 || context.flushing ? body(context) : nil
-        }
+        guard let raw = bindings_thread_batch() else { return nil }
+        return Unmanaged<BatchContext>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
     /// The context of the current thread, made (and kept, retained by the thread-local
-    /// slot) the first time; unretained: the slot holds it.
+    /// key) the first time; unretained: the key holds it.
     @usableFromInline
     static var ofThisThread: Unmanaged<BatchContext> {
-        if let raw = key.value { return Unmanaged.fromOpaque(raw) }
+        if let raw = bindings_thread_context() { return Unmanaged.fromOpaque(raw) }
         let made = BatchContext()
         made.flush = contexts.add(1, ordering: .relaxed).newValue << 32
         let context = Unmanaged.passRetained(made)
         key.set(context.toOpaque())
+        bindings_set_thread_context(context.toOpaque())
         return context
     }
 
@@ -158,7 +146,7 @@ final class BatchContext {
         depth += 1
         if depth > 1 || flushing { return false }
         flush &+= 1
-        Self.activeThreads.wrappingAdd(1, ordering: .relaxed)
+        bindings_set_thread_batch(Unmanaged.passUnretained(self).toOpaque())
         return true
     }
 
@@ -172,7 +160,7 @@ final class BatchContext {
         depth -= 1
         if waiting.isEmpty, noticed.isEmpty, held.isEmpty, derivedNoticed.isEmpty {
             // Nothing was held (a reaction's run that set nothing, say).
-            Self.activeThreads.wrappingSubtract(1, ordering: .relaxed)
+            bindings_set_thread_batch(nil)
             return
         }
         flushing = true
@@ -208,7 +196,7 @@ final class BatchContext {
         var derived: [AnyObject] = []
         if !derivedNoticed.isEmpty { swap(&derived, &derivedNoticed) }
         flushing = false
-        Self.activeThreads.wrappingSubtract(1, ordering: .relaxed)
+        bindings_set_thread_batch(nil)
         withExtendedLifetime(derived) {}   // released last: a deinit may batch again
     }
 

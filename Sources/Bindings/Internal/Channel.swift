@@ -1,3 +1,4 @@
+import CBindingsThreadLocal
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -950,18 +951,10 @@ enum ChannelState {
     @inlinable static var parked: UInt { 8 }
 }
 
-/// An identifier of the current thread, cheap to read (no allocation, no lock), never 0.
+/// An identifier of the current thread, cheap to read (no call, no lock), never 0, and
+/// unique among the threads alive: the address of the thread's state in
+/// `CBindingsThreadLocal` (`pthread_self` was a call through the PLT, on every set).
 @inlinable @inline(__always)
 func currentThreadID() -> UInt {
-    threadID(pthread_self())
+    UInt(bindings_thread_id())
 }
-
-// `pthread_t` is an integer on glibc and a pointer on Darwin and musl: one overload each.
-@inlinable @inline(__always)
-func threadID(_ thread: UInt) -> UInt { thread }
-
-@inlinable @inline(__always)
-func threadID(_ thread: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: thread)) }
-
-@inlinable @inline(__always)
-func threadID<Pointee>(_ thread: UnsafeMutablePointer<Pointee>) -> UInt { UInt(bitPattern: thread) }

@@ -1,3 +1,4 @@
+import CBindingsThreadLocal
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -251,7 +252,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         for index in link.guards.indices where link.guards[index].version != link.versions[index] { current = false }
         // In a batch's flush on this thread, the observation evaluates instead, which it
         // does once for all the changes the batch holds (see `BatchMark.isRepeat(in:)`).
-        guard current, target.isObserved, !BatchContext.isActiveOnThisThread else {
+        guard current, target.isObserved, !BatchContext.isActive else {
             link.dependent.dependencyDidChange(nil, setOwner: nil)
             return
         }
@@ -282,8 +283,8 @@ enum DependencyLinkFlag {
 
 /// Finds out which observable storage a piece of code reads.
 ///
-/// The getter of every `@Observed` property checks ``isActive`` (one relaxed atomic load)
-/// and, only when some thread is tracking, reports itself through
+/// The getter of every `@Observed` property checks ``currentSession`` (one load of the
+/// thread's state) and, only when its thread is tracking, reports itself through
 /// ``record(_:into:_:)``.
 ///
 /// A derived observation re-evaluates after every change, and usually reads exactly
@@ -292,15 +293,13 @@ enum DependencyLinkFlag {
 /// evaluation whose dependencies did not change allocates nothing (SPEC section 8).
 @usableFromInline
 enum DependencyTracking {
-    /// The number of threads tracking right now.
-    @usableFromInline static let activeThreads = Atomic<Int>(0)
-
-    /// Whether any thread is tracking; reads stay cheap when none is.
+    /// Whether the current thread is tracking: one load of its thread-local state, so that
+    /// a read on a thread that does not track stays cheap.
     @inlinable
-    static var isActive: Bool { activeThreads.load(ordering: .relaxed) != 0 }
+    static var isActive: Bool { bindings_thread_session() != nil }
 
     /// One tracking session, on the stack of the thread that tracks (the thread's
-    /// ``BatchContext`` points at it while `body` runs), so that tracking allocates
+    /// thread-local state points at it while `body` runs), so that tracking allocates
     /// nothing itself.
     ///
     /// `@usableFromInline`, with the fields of the common case: a read that is the next
@@ -420,7 +419,7 @@ enum DependencyTracking {
         return expected.withUnsafeBufferPointer { expected in
             var recorder = Recorder(expected: expected, context: context)
             recorder.trustedOwner = trustedOwner
-            session(&recorder, in: context, body)
+            session(&recorder, body)
             let result = recorder.result
             recorder.departure.take()?.recycle(into: context)
             return result
@@ -439,7 +438,7 @@ enum DependencyTracking {
             var recorder = Recorder(expected: expected, context: context)
             recorder.trustedOwner = trustedOwner
             recorder.keepsVersions = true
-            session(&recorder, in: context, body)
+            session(&recorder, body)
             // Versions are kept only for reads that departed from `expected`.
             guard let sources = recorder.result else { return nil }
             let versions = recorder.departure?.versions
@@ -448,21 +447,15 @@ enum DependencyTracking {
         }
     }
 
-    /// Runs `body` with `recorder` as this thread's session: the thread's context
-    /// (`context`, ``BatchContext/ofThisThread``) points at it only while `body` runs
-    /// (then at the session it nests in, if any).
-    private static func session(_ recorder: inout Recorder, in context: Unmanaged<BatchContext>, _ body: () -> Void) {
-        // Unretained across `body`: the thread-local slot holds the context for the
-        // thread's life, and `body` runs on this thread.
-        context._withUnsafeGuaranteedRef { context in
-            let previous = context.trackingSession
-            withUnsafeMutablePointer(to: &recorder) { recorder in
-                context.trackingSession = UnsafeMutableRawPointer(recorder)
-                activeThreads.wrappingAdd(1, ordering: .relaxed)
-                body()
-                activeThreads.wrappingSubtract(1, ordering: .relaxed)
-                context.trackingSession = previous
-            }
+    /// Runs `body` with `recorder` as this thread's session: the thread-local state
+    /// points at it only while `body` runs (then at the session it nests in, if any), so
+    /// the pointer never outlives the `withUnsafeMutablePointer` that made it.
+    private static func session(_ recorder: inout Recorder, _ body: () -> Void) {
+        let previous = bindings_thread_session()
+        withUnsafeMutablePointer(to: &recorder) { recorder in
+            bindings_set_thread_session(UnsafeMutableRawPointer(recorder))
+            body()
+            bindings_set_thread_session(previous)
         }
     }
 
@@ -497,10 +490,7 @@ enum DependencyTracking {
     /// thread somewhere is tracking. Valid until the read that asked returns: the session
     /// lives on the stack of ``track(expecting:_:)``, which is running the read.
     @inlinable
-    static var currentSession: UnsafeMutableRawPointer? {
-        guard let raw = BatchContext.key.value else { return nil }
-        return Unmanaged<BatchContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.trackingSession }
-    }
+    static var currentSession: UnsafeMutableRawPointer? { bindings_thread_session() }
 
     /// Whether `session` (the ``currentSession`` of this read) trusts reads of `owner` to
     /// look channels up without the creation lock (see ``Recorder/trustedOwner``).

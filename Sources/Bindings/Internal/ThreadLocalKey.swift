@@ -7,13 +7,15 @@ import Musl
 import Darwin
 #endif
 
-/// A POSIX thread-local key, made the first time a value is stored under it.
+/// A POSIX thread-local key, made the first time a value is stored under it: what holds
+/// a thread's `BatchContext` and releases it when the thread exits (its destructor). The
+/// hot paths find the context through `CBindingsThreadLocal` instead, one load where this
+/// is a call to `pthread_getspecific`.
 ///
 /// Why not a `static let key = { pthread_key_create(...) }()`: a lazily initialised global
-/// is reached through `swift_once` at every read, a call that a tracked read of an
-/// `@Observed` property (two per evaluation of a computed key path) paid just to find the
-/// key. This one is an atomic word, initialised statically, that holds the key plus one
-/// once made (0 before): a read is a load and `pthread_getspecific`.
+/// is reached through `swift_once` at every use. This one is an atomic word, initialised
+/// statically, that holds the key plus one once made (0 before): a read is a load and
+/// `pthread_getspecific`.
 ///
 /// Reading before any value was stored gives `nil` without making the key. Making it
 /// races only between first stores: each thread makes a key and offers it with a

@@ -216,8 +216,8 @@ extension KeyValueObservable {
     /// Tells whoever tracks reads (`autorun`, a computed key path being evaluated) that
     /// the value at `keyPath`, which the model notifies by hand, is being read: they then
     /// depend on it, and its ``didChangeValue(for:)`` reaches them. Call it in the getter
-    /// (as Core Data's `willAccessValue(forKey:)`); it costs one relaxed atomic load when
-    /// nothing tracks. `@Observed` properties need no call.
+    /// (as Core Data's `willAccessValue(forKey:)`); it costs one load of a thread-local
+    /// value when the calling thread does not track. `@Observed` properties need no call.
     ///
     /// ```swift
     /// var celsius: Double {

@@ -2,12 +2,46 @@ import BindingsTestSupport
 import Testing
 @testable import Bindings
 
-// `ThreadLocalKey`, which the tracking sessions and batches find their thread's state
-// through: made by the first store on any thread, one key for all threads even when
-// several make it at once, and each thread reads back only what it stored.
+// The state of each thread: `ThreadLocalKey`, which holds a thread's `BatchContext` for
+// its life (made by the first store on any thread, one key for all threads even when
+// several make it at once, and each thread reads back only what it stored); the context
+// released when its thread ends; and the thread identifiers that deliveries compare.
 
-@Suite("Observation: thread-local keys")
+@Suite("Observation: thread-local state")
 struct ObsThreadLocalKeyTests {
+    @Test func eachLiveThreadHasAnIdentifierOfItsOwn() {
+        // Four threads alive at once: four identifiers, none 0, none the test thread's,
+        // each the same every time its thread reads it.
+        let mine = currentThreadID()
+        let seen = LockedLog<UInt>()
+        runConcurrently(threads: 4) { _ in
+            let first = currentThreadID()
+            seen.append(first)
+            if currentThreadID() != first { seen.append(0) }
+        }
+        #expect(seen.items.count == 4)
+        #expect(Set(seen.items).count == 4)
+        #expect(!seen.items.contains(0))
+        #expect(!seen.items.contains(mine))
+        #expect(currentThreadID() == mine)
+    }
+
+    @Test func aThreadsContextIsReleasedWhenTheThreadEnds() {
+        // A batch and a tracking session make the thread's context; the thread's end
+        // releases it (the key's destructor), and another thread gets one of its own.
+        let contexts = LockedLog<WeakBox<BatchContext>>()
+        for _ in 0..<2 {
+            runOnAnotherThread {
+                let model = ThreadStateModel()
+                batchChanges { model.value = 1 }
+                _ = DependencyTracking.track { model.value }
+                contexts.append(WeakBox(BatchContext.ofThisThread.takeUnretainedValue()))
+            }
+        }
+        #expect(contexts.items.count == 2)
+        #expect(contexts.items.allSatisfy { $0.object == nil })
+    }
+
     @Test func readsNothingBeforeAnyStoreAndMakesNoKeyForIt() {
         let key = ThreadLocalKey()
         #expect(key.value == nil)
@@ -35,6 +69,10 @@ struct ObsThreadLocalKeyTests {
             #expect(box.key.word.load(ordering: .relaxed) != 0)
         }
     }
+}
+
+private final class ThreadStateModel: KeyValueObservable {
+    @Observed var value = 0
 }
 
 /// A key in an object, so that the threads of a test share one (a `~Copyable` value
