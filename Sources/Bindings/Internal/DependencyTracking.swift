@@ -350,10 +350,15 @@ enum DependencyTracking {
             /// it was read (see ``trackChanges(expecting:in:trusting:_:)``).
             @exclusivity(unchecked) var versions: [ObjectIdentifier: UInt]?
 
-            /// The context's spare, or a new one, starting from `sources`.
-            static func make(in context: Unmanaged<BatchContext>, from sources: [any DependencySource]) -> Departure {
+            /// The context's spare, or a new one, starting from `sources`, with room for a
+            /// few more: a list grown one read at a time from empty was allocated twice
+            /// for two reads (a subscription's look-up of a computed key path).
+            static func make(
+                in context: Unmanaged<BatchContext>, from sources: UnsafeBufferPointer<any DependencySource>.SubSequence
+            ) -> Departure {
                 let departure = context._withUnsafeGuaranteedRef { $0.spareDeparture.take() } ?? Departure()
-                departure.sources = sources
+                departure.sources.reserveCapacity(sources.count + 4)
+                departure.sources.append(contentsOf: sources)
                 return departure
             }
 
@@ -395,7 +400,7 @@ enum DependencyTracking {
                 }
                 // Read again: nothing new. (A linear scan: dependency lists are short.)
                 for index in 0..<matched where ObjectIdentifier(expected[index]) == id { return }
-                departure = Departure.make(in: context, from: Array(expected[0..<matched]))
+                departure = Departure.make(in: context, from: expected[0..<matched])
             }
             departure!.add(id, source, keepingVersion: keepsVersions)
         }

@@ -63,9 +63,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     // - `lastValue`: a `let`, a class that documents its own state.
     // - `untracked`, `suggestAnchor`: `let`s; `sawChange`: atomic.
     // `@exclusivity(unchecked)` on the `var`s that every change touches (`active`,
-    // `ended`, `tracked`, `channel`, `interest`): `lock` orders them. The others change only when
-    // observers come and go, or the dependencies do: dynamic checks cost nothing
-    // measurable there.
+    // `ended`, `tracked`, `channel`, `interest`) and those that every observer's arrival
+    // and departure touches (`priorInterest`, `priorLinks`, `primedSources`,
+    // `linkedToRoot`): `lock` orders them, and no access spans a call that could touch
+    // them again. (Checked, each was a call to `swift_beginAccess`, about 4 ns, and a
+    // subscription to a computed key path made several.) The others change only when the
+    // dependencies do.
 
     @usableFromInline weak let root: Root?
     /// The root, unretained: used only for a change delivered at once by a set on the
@@ -99,7 +102,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// The links that carry the dependencies' changes, by source.
     private var links: [ObjectIdentifier: any DependencyLink] = [:]
     /// The links that carry their prior notices, while some observer wants them.
-    private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
+    @exclusivity(unchecked) private var priorLinks: [ObjectIdentifier: any DependencyLink] = [:]
     /// Whether the key path read no `@Observed` storage and declares no dependency when
     /// this was made: only a hand notification can bring it a change. If none came by
     /// the end (``sawChange``), the deinit says so, once per key path: said at the
@@ -114,10 +117,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     @usableFromInline let lastValue = LastValue<Value>()
     /// Observers that exist (registered or about to be), and those of them wanting `.prior`.
     @exclusivity(unchecked) @usableFromInline var interest = 0
-    private var priorInterest = 0
+    @exclusivity(unchecked) private var priorInterest = 0
     /// Whether some link is with an `@Observed` property of the root, whose channel
     /// closes when the root deinitialises: what lets the observation stay idle.
-    private var linkedToRoot = false
+    @exclusivity(unchecked) private var linkedToRoot = false
     /// The source whose change link forwards (see ``forwardableTail(of:root:)``), and the
     /// versions of the chain's earlier properties that the link was made for.
     private var forwardingSource: ObjectIdentifier?
@@ -133,7 +136,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     @exclusivity(unchecked) @usableFromInline var tracked: [any DependencySource] = []
     /// What the evaluation that created this object read, used by the first activation
     /// instead of evaluating again.
-    private var primedSources: [any DependencySource]?
+    @exclusivity(unchecked) private var primedSources: [any DependencySource]?
     /// Its evaluations in the current flush of a batch (see `BatchContext`).
     @exclusivity(unchecked) private var batchMark = BatchMark()
 
@@ -260,8 +263,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         let primed = activate ? primedSources : nil
         primedSources = nil
         lock.unlock()
-        // Called on the model's isolation: reading it here is safe.
-        if old, lastValue.addInterest() { lastValue.store(read()) }
+        if old { addInterestInLastValue() }
         guard activate || linkPriors else { return }
         guard let root else {
             // Gone since the look-up that found this observation: nothing to link.
@@ -276,6 +278,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
             let (_, sources) = evaluate(root, expecting: [])
             relink(to: sources ?? [])
         }
+    }
+
+    /// An observer wanting old values was made: the first one has the last value read
+    /// and kept. Apart from ``addInterest(prior:old:)``, whose common case then needs no
+    /// metadata for `Value?` (generic code looks it up on entry, about 20 ns).
+    @inline(never)
+    private func addInterestInLastValue() {
+        // Called on the model's isolation: reading it here is safe.
+        if lastValue.addInterest() { lastValue.store(read()) }
     }
 
     /// An observer is gone (cancelled, released, or ended; any thread): the last one
