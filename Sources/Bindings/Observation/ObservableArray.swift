@@ -157,7 +157,12 @@ public final class ObservableArray<Element> {
     /// it appends as one changeset (none if it appends none), in order with every other
     /// change. `body` must not run user code: what it removes, it hands to the caller to
     /// release after the lock is given up (an element's `deinit` may use the array).
-    @inlinable @discardableResult
+    ///
+    /// Always inlined into the mutation (each is `@inlinable`, specialized where the
+    /// element type is known): `body` and the closures below then fold into it. Inlined
+    /// only at the optimizer's discretion, it was not, and `body` was an indirect call
+    /// from a closure that was another (`append` with one sink measured 31 -> 27 ns).
+    @inlinable @inline(__always) @discardableResult
     func mutate<Result>(_ body: (inout [Element], inout [CollectionChange<Element>.Edit]) -> Result) -> Result {
         let storage = self.storage
         let channel = self.channel
