@@ -80,6 +80,23 @@ struct ObsTrackingTests {
         #expect(DependencyTracking.track(expecting: sources!) { for cell in cells.reversed() { _ = cell.value } } == nil)
     }
 
+    /// A session is its thread's alone: what another thread reads meanwhile (it may read
+    /// a model while nobody sets it) is neither reported to the session nor tracked there.
+    @Test func anotherThreadsReadsAreNotReportedToThisThreadsSession() {
+        let a = ObsCell(), b = ObsCell()
+        let elsewhere = UncheckedBox(b)
+        let trackingThere = LockedLog<Bool>()
+        let (_, sources) = DependencyTracking.track {
+            _ = a.value
+            runOnAnotherThread {
+                _ = elsewhere.value.value
+                trackingThere.append(DependencyTracking.isActive)
+            }
+        }
+        #expect(ids(sources) == ids(DependencyTracking.track { a.value }.1))
+        #expect(trackingThere.items == [false])
+    }
+
     @Test func anInnerTrackingIsNotReportedToTheOuter() {
         let a = ObsCell(), b = ObsCell()
         let (_, outer) = DependencyTracking.track {
