@@ -490,9 +490,9 @@ enum DependencyTracking {
         return (result!, sources ?? [])
     }
 
-    /// The tracking session of the current thread, or `nil` if it is not tracking: a
-    /// read on any other thread must not pay for (or create) a channel just because some
-    /// thread somewhere is tracking. Valid until the read that asked returns: the session
+    /// The tracking session of the current thread, or `nil` if it is not tracking: one
+    /// load of the thread's state, so that a read on a thread that does not track pays
+    /// nothing more (and creates no channel) when another thread tracks. Valid until the read that asked returns: the session
     /// lives on the stack of ``track(expecting:_:)``, which is running the read.
     @inlinable
     static var currentSession: UnsafeMutableRawPointer? { bindings_thread_session() }

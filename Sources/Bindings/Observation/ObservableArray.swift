@@ -108,9 +108,10 @@ public final class ObservableArray<Element> {
     /// computed key path being evaluated), as an `@Observed` getter does.
     @inline(__always)
     func trackRead() {
-        if _slowPath(DependencyTracking.isActive), let session = DependencyTracking.currentSession {
+        let session = DependencyTracking.currentSession
+        if _slowPath(session != nil) {
             let channel = self.channel
-            DependencyTracking.record(ObjectIdentifier(channel), into: session) { channel }
+            DependencyTracking.record(ObjectIdentifier(channel), into: session!) { channel }
         }
     }
 

@@ -70,13 +70,15 @@ public struct Observed<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> Value {
         @inline(__always) get {
-            // Some thread is tracking dependencies (rare): only a read on that thread
-            // counts, and only then is the channel worth creating. The tracked read also
-            // tells the channel which key path it stands for, so that observing exactly
-            // this property observes its channel directly. (Using `wrappedKeyPath` here
-            // makes every read materialise it; see Docs/Performance.md.)
-            if _slowPath(DependencyTracking.isActive), let session = DependencyTracking.currentSession {
-                return trackedRead(of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath, session: session)
+            // This thread is tracking dependencies (rare): only then does the read count,
+            // and only then is the channel worth creating. The tracked read also tells
+            // the channel which key path it stands for, so that observing exactly this
+            // property observes its channel directly. (Using `wrappedKeyPath` here makes
+            // every read materialise it; see Docs/Performance.md.)
+            let session = DependencyTracking.currentSession
+            if _slowPath(session != nil) {
+                return trackedRead(
+                    of: instance, storage: storageKeyPath, wrapped: wrappedKeyPath, session: session!)
             }
             return instance[keyPath: storageKeyPath].value
         }
