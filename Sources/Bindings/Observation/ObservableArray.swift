@@ -55,8 +55,8 @@ public final class ObservableArray<Element> {
         /// thread only then: reading the thread's identifier measured 1.5 ns of an append).
         @exclusivity(unchecked) @usableFromInline var planners = 0
         /// The edits buffer of an earlier change, emptied, for the next change to fill
-        /// (`nil` while a change has it: an optional, so that taking it leaves nothing to
-        /// release):
+        /// (an empty array without a buffer of its own while a change has it). Taken and
+        /// given back by swapping, so that neither releases anything:
         /// once its subscribers let go of a changeset, its buffer is reused, so that a
         /// change allocates no edits array (see ``ObservableArray/mutate(_:)``).
         ///
@@ -65,7 +65,7 @@ public final class ObservableArray<Element> {
         /// read or written under the lock only while no delivery is under way. The
         /// channel's state word orders the two: a delivery starts and ends with
         /// read-modify-writes of it, and the lock is taken with one.
-        @exclusivity(unchecked) @usableFromInline var spareEdits: [CollectionChange<Element>.Edit]?
+        @exclusivity(unchecked) @usableFromInline var spareEdits: [CollectionChange<Element>.Edit] = []
 
         init(_ elements: [Element]) { self.elements = elements }
     }
@@ -176,10 +176,11 @@ public final class ObservableArray<Element> {
             makingUnderLock: { () -> (change: CollectionChange<Element>, indexed: IndexedChange?)? in
                 // The spare buffer is the deliverer's (see `spareEdits`): taken only when
                 // nobody delivers, as this change will then be delivered by this thread.
-                var edits = channel.isDelivering ? [] : storage.spareEdits.take() ?? []
+                var edits: [CollectionChange<Element>.Edit] = []
+                if !channel.isDelivering { swap(&edits, &storage.spareEdits) }
                 result = body(&storage.elements, &edits)
                 guard !edits.isEmpty else {
-                    if !channel.isDelivering { storage.spareEdits = consume edits }
+                    if !channel.isDelivering { swap(&edits, &storage.spareEdits) }
                     return nil
                 }
                 let indexed = commit(edits)
@@ -201,8 +202,9 @@ public final class ObservableArray<Element> {
     func recycle(_ edits: inout [CollectionChange<Element>.Edit]) {
         guard edits.capacity <= 16 else { return }
         edits.removeAllKeepingCapacity()
-        storage.spareEdits = edits
-        edits = []   // so the buffer above is moved, not shared
+        // The spare is empty (this change took it): swapped, the buffer moves, and the
+        // changeset is left with the empty array, which releases nothing that matters.
+        swap(&storage.spareEdits, &edits)
     }
 
     /// Under the lock, once the elements are changed: counts the change, and returns the
