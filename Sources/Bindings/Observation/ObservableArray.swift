@@ -188,7 +188,13 @@ public final class ObservableArray<Element> {
             },
             queuing: { sent in PropertyEvent(isPrior: false, old: nil, new: sent.change, indexed: sent.indexed) },
             callingEach: { observer, sent in Self.callChange(observer, sent.change, indexed: sent.indexed) },
-            thenAsDeliverer: { sent in recycle(&sent.change.changes) })
+            thenAsDeliverer: { sent in
+                recycle(&sent.change.changes)
+                // Usually `nil`: checked here, the compiler releases it only when it is
+                // not, where it called `swift_release` on `nil` each time (measured,
+                // A/B interleaved: append with one sink 25.2-26.3 -> 22.5-23.3 ns).
+                if sent.indexed != nil { sent.indexed = nil }
+            })
         return result!
     }
 
