@@ -114,10 +114,17 @@ final class BatchContext {
     }
 
     /// The context of the current thread, made (and kept, retained by the thread-local
-    /// key) the first time; unretained: the key holds it.
-    @usableFromInline
+    /// key) the first time; unretained: the key holds it. Inlined: one load of the
+    /// thread's state, where a call also looked up this class's metadata to pass it.
+    @inlinable
     static var ofThisThread: Unmanaged<BatchContext> {
         if let raw = bindings_thread_context() { return Unmanaged.fromOpaque(raw) }
+        return makeForThisThread()
+    }
+
+    /// Makes the current thread's context (its first batch or tracking session).
+    @usableFromInline @inline(never)
+    static func makeForThisThread() -> Unmanaged<BatchContext> {
         let made = BatchContext()
         made.flush = contexts.add(1, ordering: .relaxed).newValue << 32
         let context = Unmanaged.passRetained(made)

@@ -405,6 +405,27 @@ enum DependencyTracking {
             departure!.add(id, source, keepingVersion: keepsVersions)
         }
 
+        /// Starts a session expecting `expected`, on this thread's context.
+        @usableFromInline
+        init(expected: UnsafeBufferPointer<any DependencySource>, trusting trustedOwner: ObjectIdentifier?) {
+            self.init(expected: expected, context: BatchContext.ofThisThread)
+            self.trustedOwner = trustedOwner
+        }
+
+        init(expected: UnsafeBufferPointer<any DependencySource>, context: Unmanaged<BatchContext>) {
+            self.expected = expected
+            self.context = context
+        }
+
+        /// Ends the session: returns ``result``, and gives the departure, if any, back to
+        /// the context.
+        @usableFromInline
+        mutating func finish() -> [any DependencySource]? {
+            let result = self.result
+            departure.take()?.recycle(into: context)
+            return result
+        }
+
         /// `nil` if exactly `expected` was read, otherwise what was.
         var result: [any DependencySource]? {
             if let departure { return departure.sources }
@@ -420,14 +441,33 @@ enum DependencyTracking {
     static func track(
         expecting expected: [any DependencySource], trusting trustedOwner: ObjectIdentifier? = nil, _ body: () -> Void
     ) -> [any DependencySource]? {
-        let context = BatchContext.ofThisThread
-        return expected.withUnsafeBufferPointer { expected in
-            var recorder = Recorder(expected: expected, context: context)
-            recorder.trustedOwner = trustedOwner
+        expected.withUnsafeBufferPointer { expected in
+            var recorder = Recorder(expected: expected, trusting: trustedOwner)
             session(&recorder, body)
-            let result = recorder.result
-            recorder.departure.take()?.recycle(into: context)
-            return result
+            return recorder.finish()
+        }
+    }
+
+    /// ``track(expecting:trusting:_:)``, always inlined, with `body` inlined into it: for
+    /// a derived observation's change, whose `body` applies the key path literal that the
+    /// optimizer folds into property reads. Passed to the function above, `body` was a
+    /// closure that captured the key path, which the change then made at each run for
+    /// nothing (a call to `swift_getKeyPath`, a retain and a release).
+    @inlinable @inline(__always)
+    static func trackInlined(
+        expecting expected: [any DependencySource], trusting trustedOwner: ObjectIdentifier?, _ body: () -> Void
+    ) -> [any DependencySource]? {
+        expected.withUnsafeBufferPointer { expected in
+            var recorder = Recorder(expected: expected, trusting: trustedOwner)
+            // As `session(_:_:)` does: the pointer is the thread's session only inside
+            // the `withUnsafeMutablePointer` that made it.
+            let previous = bindings_thread_session()
+            withUnsafeMutablePointer(to: &recorder) { recorder in
+                bindings_set_thread_session(UnsafeMutableRawPointer(recorder))
+                body()
+                bindings_set_thread_session(previous)
+            }
+            return recorder.finish()
         }
     }
 

@@ -93,7 +93,7 @@ extension DerivedObservation {
     /// `rootHeld`: the caller holds the root (a set on it, see `DependentHandler`), which
     /// is then used unretained, with no weak load, and the evaluation's reads of it skip
     /// the creation lock (see `DependencyTracking.Recorder.trustedOwner`).
-    @inlinable
+    @inlinable @inline(__always)
     func didChange(indexed: IndexedChange? = nil, rootHeld: Bool = false, evaluate: (Root) -> Value) {
         if rootHeld {
             heldRoot._withUnsafeGuaranteedRef { didChange(root: $0, indexed: indexed, trusted: true, evaluate: evaluate) }
@@ -125,7 +125,7 @@ extension DerivedObservation {
         let expected = tracked
         lock.unlock()
         var value: Value?
-        let sources = DependencyTracking.track(expecting: expected, trusting: trusted ? rootID : nil) {
+        let sources = DependencyTracking.trackInlined(expecting: expected, trusting: trusted ? rootID : nil) {
             value = evaluate(root)
             if valueMayBeStorage { DependencyTracking.recordIfStorage(value!) }
             if !affecting.isEmpty { readAffecting(root) }
