@@ -312,7 +312,7 @@ enum DependencyTracking {
         @usableFromInline let expected: UnsafeBufferPointer<any DependencySource>
         /// The session's thread's context, which keeps a ``Departure`` between sessions
         /// (unretained: the thread-local slot holds it for the thread's life).
-        let context: Unmanaged<BatchContext>
+        @usableFromInline let context: Unmanaged<BatchContext>
         /// How many of `expected` were read, in order, so far.
         @usableFromInline var matched = 0
         /// What was read, once the reads departed from `expected`; `nil` while they
@@ -328,7 +328,7 @@ enum DependencyTracking {
         /// Whether to keep ``Departure/versions``: only
         /// ``trackChanges(expecting:in:_:)`` asks (a dictionary per evaluation measured a
         /// tenth of making a binding).
-        var keepsVersions = false
+        @usableFromInline var keepsVersions = false
 
         /// The reads of a session that departed from what it expected, once a read
         /// departs: a dependency switched, or the first evaluation of a key path (which
@@ -405,13 +405,15 @@ enum DependencyTracking {
             departure!.add(id, source, keepingVersion: keepsVersions)
         }
 
-        /// Starts a session expecting `expected`, on this thread's context.
-        @usableFromInline
+        /// Starts a session expecting `expected`, on this thread's context. Inlined, as
+        /// ``finish()``'s common case is, into ``trackInlined(expecting:trusting:_:)``.
+        @inlinable
         init(expected: UnsafeBufferPointer<any DependencySource>, trusting trustedOwner: ObjectIdentifier?) {
             self.init(expected: expected, context: BatchContext.ofThisThread)
             self.trustedOwner = trustedOwner
         }
 
+        @inlinable
         init(expected: UnsafeBufferPointer<any DependencySource>, context: Unmanaged<BatchContext>) {
             self.expected = expected
             self.context = context
@@ -419,8 +421,16 @@ enum DependencyTracking {
 
         /// Ends the session: returns ``result``, and gives the departure, if any, back to
         /// the context.
-        @usableFromInline
+        @inlinable
         mutating func finish() -> [any DependencySource]? {
+            // The common case: exactly what was expected was read.
+            if departure == nil, matched == expected.count { return nil }
+            return finishDeparted()
+        }
+
+        /// ``finish()`` after the reads departed from `expected`, or stopped short of it.
+        @usableFromInline
+        mutating func finishDeparted() -> [any DependencySource]? {
             let result = self.result
             departure.take()?.recycle(into: context)
             return result
