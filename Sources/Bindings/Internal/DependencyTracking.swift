@@ -13,8 +13,9 @@ import Darwin
 @usableFromInline
 protocol DependencySource: AnyObject {
     /// Registers `dependent` to hear about the source's changes, or its prior notices,
-    /// as `role` says; the returned link unregisters it.
-    func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink
+    /// as `role` says; the returned link unregisters it, and holds `keeper` until then
+    /// (see ``DependentObserver/keeper``).
+    func attach(_ dependent: any DependentHandler, role: DependencyRole, keeping keeper: AnyObject?) -> any DependencyLink
     /// The object the source belongs to (see ``PropertyChannel/ownerID``).
     var ownerID: ObjectIdentifier? { get }
     /// Whether the source is an `@Observed` property's channel, which closes when its
@@ -76,8 +77,8 @@ enum DependencyRole: Sendable {
 
 extension PropertyChannel {
     @usableFromInline
-    func attach(_ dependent: any DependentHandler, role: DependencyRole) -> any DependencyLink {
-        let link = DependentObserver<Value>(source: self, dependent: dependent, role: role)
+    func attach(_ dependent: any DependentHandler, role: DependencyRole, keeping keeper: AnyObject?) -> any DependencyLink {
+        let link = DependentObserver<Value>(source: self, dependent: dependent, role: role, keeping: keeper)
         add(link, needsOld: linksWantOld, needsPrior: role.needsPrior, initial: false)
         return link
     }
@@ -163,6 +164,13 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     private let source: PropertyChannel<Value>
     /// Strong: while attached, a derived observation must live to hear its dependencies.
     @usableFromInline let dependent: any DependentHandler
+    /// A derived observation's channel, held for as long as the link lives, and never
+    /// read: so that the observation's change, which only a link's delivery runs (and a
+    /// link is alive while a source delivers to it), uses the channel without retaining
+    /// it, even when the last observer leaves meanwhile and the observation lets go of
+    /// it (see `DerivedObservation.didChange(root:indexed:trusted:evaluate:)`). A
+    /// forwarding link's ``forwardTarget`` is that channel; `nil` for a reaction's link.
+    private let keeper: AnyObject?
     /// What the link passes on. A source sends prior notices to all its observers once
     /// any of them asked, so a `.changes` link filters them out.
     let role: DependencyRole
@@ -179,10 +187,11 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     @usableFromInline let guards: [ChangeCount]
     @usableFromInline let versions: [UInt]
 
-    init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole = .both) {
+    init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole, keeping keeper: AnyObject?) {
         self.source = source
         self.dependent = dependent
         self.role = role
+        self.keeper = keeper
         forwardTarget = nil
         lastValue = nil
         guards = []
@@ -196,6 +205,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         self.source = source
         self.dependent = dependent
         role = .changes
+        keeper = nil   // `target` is the channel
         forwardTarget = target
         self.lastValue = lastValue
         self.guards = guards

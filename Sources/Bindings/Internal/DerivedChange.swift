@@ -112,7 +112,7 @@ extension DerivedObservation {
     func didChange(root: Root, indexed: IndexedChange?, trusted: Bool, evaluate: (Root) -> Value) {
         lock.lock()
         // A link being detached may still hear an event already under way.
-        guard active, !ended, let channel else {
+        guard active, !ended, self.channel != nil, let channel = ownChannel else {
             lock.unlock()
             return
         }
@@ -132,10 +132,17 @@ extension DerivedObservation {
         }
         if let sources { relink(to: sources) }
         let old = lastValue.isWanted ? lastValue.swap(value!) : nil
-        if let indexed {
-            channel.sendChange(old: old, new: value!, indexed: indexed)
-        } else {
-            channel.sendChange(old: old, new: value!)
+        // Unretained: the link whose delivery runs this change holds the channel until
+        // it is released, which is after this returns (see `DependentObserver.keeper`);
+        // the observation's own reference may go meanwhile (the last observer left on
+        // another thread). A retain and a release each change: computed set + notify
+        // measured 53-56 -> 47.5-48.5 ns without them.
+        channel._withUnsafeGuaranteedRef { channel in
+            if let indexed {
+                channel.sendChange(old: old, new: value!, indexed: indexed)
+            } else {
+                channel.sendChange(old: old, new: value!)
+            }
         }
     }
 }

@@ -84,8 +84,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// The hand-notified channels of the key path and of those affecting it; fixed.
     private let manualSources: [any DependencySource]
     /// The channel, unretained: it owns this object. Used only by ``addInterest(prior:old:)``,
-    /// whose caller (an observer being made) holds the channel.
-    private var ownChannel: Unmanaged<PropertyChannel<Value>>?
+    /// whose caller (an observer being made) holds the channel, and by a change, whose
+    /// link holds it (see `DependentObserver.keeper`).
+    @exclusivity(unchecked) @usableFromInline var ownChannel: Unmanaged<PropertyChannel<Value>>?
     /// The channel, held while the observation is active (idle included), so that changes
     /// reach it without a weak load (a weak reference would also make every retain of
     /// the channel a slow one) and the next observer of the key path finds it. The cycle
@@ -354,7 +355,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         // Before locking: it takes the models' creation locks.
         let tail = root.flatMap { forwardableTail(of: tracked, root: $0) }
         lock.lock()
-        guard active, !ended else {
+        // Active, the observation holds its channel; each link holds it too (see
+        // `DependentObserver.keeper`).
+        guard active, !ended, let keeper = channel else {
             lock.unlock()
             return
         }
@@ -402,9 +405,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         let changes = changesToAttach.map { source in
             let id = ObjectIdentifier(source)
             if let tail, id == ObjectIdentifier(tail.source) { return (id, tail.attach(self)) }
-            return (id, source.attach(self, role: .changes))
+            return (id, source.attach(self, role: .changes, keeping: keeper))
         }
-        let priors = priorsToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .priors)) }
+        let priors = priorsToAttach.map { (ObjectIdentifier($0), $0.attach(self, role: .priors, keeping: keeper)) }
 
         var late: [any DependencyLink] = []
         lock.lock()

@@ -259,7 +259,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         lock.unlock()
         for link in dropped { link.detach() }
 
-        let attached = missing.map { ($0, $0.attach(self, role: .changes)) }
+        let attached = missing.map { ($0, $0.attach(self, role: .changes, keeping: nil)) }
         var late: [any DependencyLink] = []
         lock.lock()
         if isCancelled {

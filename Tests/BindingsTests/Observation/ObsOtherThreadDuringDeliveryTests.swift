@@ -43,6 +43,21 @@ private final class ObsHandles: @unchecked Sendable {
     }
 }
 
+/// A model whose computed key path reads another object's property only (so its
+/// observation leaves its dependencies as soon as its last observer goes), and runs a
+/// hook, once, in the middle of an evaluation. `@unchecked Sendable`: the hook is
+/// guarded by its lock; `source` is set on the test's thread only.
+private final class ObsLeavingRoot: KeyValueObservable, @unchecked Sendable {
+    let source = ObsCountry("UK")
+    let duringEvaluation = Locked<(@Sendable () -> Void)?>(nil)
+
+    var loudName: String {
+        let name = source.name
+        if let hook = duringEvaluation.withLock({ $0.take() }) { hook() }
+        return name.uppercased()
+    }
+}
+
 @Suite("Observation: another thread during a delivery")
 struct ObsOtherThreadDuringDeliveryTests {
     /// Makes `count` observers of `person.count` of the kind `removal` ends, each
@@ -311,5 +326,21 @@ struct ObsOtherThreadDuringDeliveryTests {
         #expect(capturedBySink == nil, "released once the delivery ended, while its AnyCancellable is kept")
         #expect(capturedByHolder == nil, "the running callback's closure too, after it returned")
         withExtendedLifetime((sink, completing, holder)) {}
+    }
+
+    /// The last observer of a computed key path leaves, on another thread, while a change
+    /// of it is being evaluated: the observation lets go of its channel then, and the
+    /// change still ends safely on it (the link delivering the change keeps the channel;
+    /// run under AddressSanitizer in CI), telling nobody.
+    @Test func theLastObserverOfAComputedKeyPathLeavingDuringAnEvaluation() {
+        let root = ObsLeavingRoot()
+        let log = LockedLog<String>()
+        let handles = ObsHandles()
+        handles.cancellables.append(root.publisher(for: \.loudName).sink { log.append($0) })
+        root.duringEvaluation.value = { runOnAnotherThread { handles.end(.cancel) } }
+        root.source.name = "France"
+        #expect(root.duringEvaluation.value == nil, "the hook ran, during the change's evaluation")
+        root.source.name = "Spain"
+        #expect(log.items == ["UK"])
     }
 }
