@@ -739,8 +739,8 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
     /// lock and returns the change (`nil`: nothing to send). If a delivery is under way,
     /// `makeEvent` turns it into an event for the queue. Otherwise this thread becomes
     /// the deliverer, gives it to each observer through `call`, then to `finish` (in
-    /// place: what it holds is held nowhere else), still as the deliverer and without
-    /// the lock: so the sender may keep state that only a
+    /// place; held elsewhere only by a subscriber that kept a copy), still as the
+    /// deliverer and without the lock: so the sender may keep state that only a
     /// deliverer writes, and that `make` reads only when no delivery is under way.
     ///
     /// The change is passed along, not captured: a closure that reads a captured `var`

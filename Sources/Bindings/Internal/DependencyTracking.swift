@@ -13,8 +13,9 @@ import Darwin
 @usableFromInline
 protocol DependencySource: AnyObject {
     /// Registers `dependent` to hear about the source's changes, or its prior notices,
-    /// as `role` says; the returned link unregisters it, and holds `keeper` until then
-    /// (see ``DependentObserver/keeper``).
+    /// as `role` says; the returned link unregisters it. The link holds `keeper` until
+    /// it is released itself, which may be after it unregistered, when the source defers
+    /// the removal to the end of a delivery under way (see ``DependentObserver/keeper``).
     func attach(_ dependent: any DependentHandler, role: DependencyRole, keeping keeper: AnyObject?) -> any DependencyLink
     /// The object the source belongs to (see ``PropertyChannel/ownerID``).
     var ownerID: ObjectIdentifier? { get }
@@ -117,7 +118,7 @@ extension PropertyChannel {
     }
 }
 
-/// A registration made by ``DependencySource/attach(_:role:root:)``.
+/// A registration made by ``DependencySource/attach(_:role:keeping:)``.
 ///
 /// Ending a link takes two steps: ``retire()`` at once, under the lock of the derived
 /// observation that drops it, so that from then on it passes nothing on; ``detach()``
@@ -552,8 +553,10 @@ enum DependencyTracking {
 
     /// The tracking session of the current thread, or `nil` if it is not tracking: one
     /// load of the thread's state, so that a read on a thread that does not track pays
-    /// nothing more (and creates no channel) when another thread tracks. Valid until the read that asked returns: the session
-    /// lives on the stack of ``track(expecting:_:)``, which is running the read.
+    /// nothing more (and creates no channel) when another thread tracks. Valid until the
+    /// read that asked returns: the session lives on the stack of the tracking function
+    /// running the read (``track(expecting:trusting:_:)``, ``trackInlined(expecting:trusting:_:)``
+    /// or ``trackChanges(expecting:in:trusting:_:)``).
     @inlinable
     static var currentSession: UnsafeMutableRawPointer? { bindings_thread_session() }
 

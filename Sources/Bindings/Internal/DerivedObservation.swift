@@ -20,7 +20,9 @@ import Synchronization
 /// Lifetime: the channel holds this object (its `read` closure does), and every
 /// observer holds the channel. While some observer exists (``addInterest(prior:old:)``)
 /// the observation is active: its links with the dependencies hold it, and it holds its
-/// channel (``channel``). When the last observer goes:
+/// channel (``channel``), as each link does too (`DependentObserver.keeper`: a change,
+/// which only a link's delivery runs, uses the channel unretained). When the last
+/// observer goes:
 /// - if some dependency is an `@Observed` property of the root (``linkedToRoot``), the
 ///   observation stays as it is, idle, until the next change of a dependency or the end
 ///   of the root, whichever comes first. Observers of a key path often come and go one
