@@ -462,11 +462,7 @@ enum DependencyTracking {
     static func track(
         expecting expected: [any DependencySource], trusting trustedOwner: ObjectIdentifier? = nil, _ body: () -> Void
     ) -> [any DependencySource]? {
-        expected.withUnsafeBufferPointer { expected in
-            var recorder = Recorder(expected: expected, trusting: trustedOwner)
-            session(&recorder, body)
-            return recorder.finish()
-        }
+        trackInlined(expecting: expected, trusting: trustedOwner, body)
     }
 
     /// ``track(expecting:trusting:_:)``, always inlined, with `body` inlined into it: for
@@ -480,14 +476,7 @@ enum DependencyTracking {
     ) -> [any DependencySource]? {
         expected.withUnsafeBufferPointer { expected in
             var recorder = Recorder(expected: expected, trusting: trustedOwner)
-            // As `session(_:_:)` does: the pointer is the thread's session only inside
-            // the `withUnsafeMutablePointer` that made it.
-            let previous = bindings_thread_session()
-            withUnsafeMutablePointer(to: &recorder) { recorder in
-                bindings_set_thread_session(UnsafeMutableRawPointer(recorder))
-                body()
-                bindings_set_thread_session(previous)
-            }
+            session(&recorder, body)
             return recorder.finish()
         }
     }
@@ -515,8 +504,10 @@ enum DependencyTracking {
 
     /// Runs `body` with `recorder` as this thread's session: the thread-local state
     /// points at it only while `body` runs (then at the session it nests in, if any), so
-    /// the pointer never outlives the `withUnsafeMutablePointer` that made it.
-    private static func session(_ recorder: inout Recorder, _ body: () -> Void) {
+    /// the pointer never outlives the `withUnsafeMutablePointer` that made it. Always
+    /// inlined, so that `body` is too (see ``trackInlined(expecting:trusting:_:)``).
+    @inlinable @inline(__always)
+    static func session(_ recorder: inout Recorder, _ body: () -> Void) {
         let previous = bindings_thread_session()
         withUnsafeMutablePointer(to: &recorder) { recorder in
             bindings_set_thread_session(UnsafeMutableRawPointer(recorder))
