@@ -268,8 +268,7 @@ enum TwoWayBinding {
             guard let link, !link.hasEnded, let model = leftReference.object, let converted = backward(value) else {
                 return
             }
-            link.willWrite(.left)
-            writeLeft(model, converted)
+            link.write(.left) { writeLeft(model, converted) }
         }
         var leftDeliveryToStop: (any StoppableDelivery)?
         var writeLeftSide = setLeft
@@ -297,8 +296,7 @@ enum TwoWayBinding {
             receiveValue: { owner, value in
                 guard !link.hasEnded, !link.isEcho(.left) else { return }
                 let converted = forward(value)
-                link.willWrite(.right)
-                rightSink.receiveValue(owner, converted)
+                link.write(.right) { rightSink.receiveValue(owner, converted) }
             },
             receiveCompletion: { _ in link.end() })
         let forwardHandle: AnyCancellable

@@ -29,6 +29,11 @@ import Darwin
 ///   path. A derived channel's own change is delivered at once, during its dependency's.
 /// - **Prior notices** pass once per channel: before its first change in the batch, and
 ///   again only after that change was delivered (``allowsPrior(_:)``).
+/// - **Where a held change came from** travels with it to its delivery, for those who
+///   must tell one notification from another when several sets make one: the two-way
+///   binding whose write was the last set (``writer``, so that the binding knows its own
+///   echo, see `TwoWayLink`), and whether a reaction's run caused a set (``deliveringCausedByReaction``,
+///   so that a reaction counts only the runs that reactions cause, see `Reaction`).
 ///
 /// One context per thread, made by its first batch or tracking session and kept for the
 /// thread's life (its lists keep their capacity, so that a batch allocates nothing in
@@ -61,6 +66,17 @@ final class BatchContext {
     @exclusivity(unchecked) @usableFromInline var stamp: UInt64 = 0
     /// The stamp of the entry being delivered.
     @exclusivity(unchecked) @usableFromInline var deliveringStamp: UInt64 = 0
+    /// The two-way binding writing on this thread, if any (`TwoWayLink`'s token of the
+    /// side it writes; 0 for every other set): recorded with each change held meanwhile.
+    @exclusivity(unchecked) @usableFromInline var writer: UInt = 0
+    /// The writer of the last set of the entry being delivered (see ``writer``).
+    @exclusivity(unchecked) var deliveringWriter: UInt = 0
+    /// How many reactions' closures are running on this thread (nested runs count each).
+    @exclusivity(unchecked) @usableFromInline var reactionRuns = 0
+    /// Whether a reaction's run caused a set of the entry being delivered: one made by a
+    /// reaction's closure, or by a callback during the delivery of a change that a
+    /// reaction's run caused (so that a cycle through plain observers counts too).
+    @exclusivity(unchecked) @usableFromInline var deliveringCausedByReaction = false
     /// The entries waiting to be delivered, in order.
     @exclusivity(unchecked) @usableFromInline var waiting: [Unmanaged<BatchEntry>] = []
     /// The channels of the entries made waiting, retained until the end of the flush: an
@@ -179,7 +195,13 @@ final class BatchContext {
                     entry.isWaiting = false
                     entry.priorSent = false
                     deliveringStamp = entry.stamp
+                    deliveringWriter = entry.writer
+                    deliveringCausedByReaction = entry.causedByReaction
+                    entry.writer = 0
+                    entry.causedByReaction = false
                     entry.deliver(entry)
+                    deliveringWriter = 0
+                    deliveringCausedByReaction = false
                 }
             }
             if head > 0 {
@@ -239,6 +261,10 @@ final class BatchContext {
                 context.held.append(Unmanaged.passRetained(channel))
             }
             entry.stamp = context.stamp
+            entry.writer = context.writer
+            if context.reactionRuns > 0 || (context.flushing && context.deliveringCausedByReaction) {
+                entry.causedByReaction = true
+            }
         }
         return true
     }
@@ -312,6 +338,12 @@ class BatchEntry {
     @exclusivity(unchecked) @usableFromInline final var priorSent = false
     /// The batch's stamp at the entry's last change (see ``BatchContext/stamp``).
     @exclusivity(unchecked) @usableFromInline final var stamp: UInt64 = 0
+    /// The two-way binding that made the last change, if one did (see
+    /// ``BatchContext/writer``).
+    @exclusivity(unchecked) @usableFromInline final var writer: UInt = 0
+    /// Whether a reaction's run caused one of the changes held (see
+    /// ``BatchContext/deliveringCausedByReaction``).
+    @exclusivity(unchecked) @usableFromInline final var causedByReaction = false
     /// Delivers the change: code specialized for the channel's value type where the
     /// entry was made (a method of the generic subclass would run generic code).
     @usableFromInline final let deliver: (BatchEntry) -> Void

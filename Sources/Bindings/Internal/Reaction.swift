@@ -19,9 +19,13 @@ import Dispatch
 /// One run at a time: a change that arrives while the closure runs (a set from inside
 /// it, delivered when its batch ends, or a set on another thread) makes the running
 /// thread run it again when it returns, rather than run it re-entrantly or at once on a
-/// second thread. Within one flush of changes a reaction runs at most
-/// ``runLimit`` times: one that keeps changing what it reads stops the program with a
-/// message naming the key paths, as a loop that never ends would otherwise hang it.
+/// second thread. A reaction that keeps changing what it reads stops the program with a
+/// message naming the key paths, as a loop that never ends would otherwise hang it: after
+/// ``runLimit`` runs in a row (each asked for during the last), or ``runLimit`` runs in
+/// one flush of a batch that changes made by reactions' runs asked for (directly, or
+/// through observers that those changes reached). Runs that other changes ask for are
+/// not counted: an observer may set a property that a reaction reads any number of times
+/// in one flush (a countdown), and the reaction runs each time.
 ///
 /// Lifetime: the links with the channels hold the reaction; ``cancel()`` (the returned
 /// `AnyCancellable`) drops them and the closure. The reaction holds no model itself.
@@ -121,16 +125,20 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     func dependencyDidChange(_ indexed: IndexedChange?, setOwner: ObjectIdentifier?) {
         // A batch's flush: one run sees every change made before it.
-        if BatchContext.isActive,
-           BatchContext.withCurrent({ context in lock.withLock { batchMark.isRepeat(in: context) } }) == true {
-            return
+        var causedByReaction = false
+        if BatchContext.isActive {
+            let repeated = BatchContext.withCurrent { context in
+                causedByReaction = context.flushing && context.deliveringCausedByReaction
+                return lock.withLock { batchMark.isRepeat(in: context) }
+            }
+            if repeated == true { return }
         }
         switch schedule {
         case .inline:
-            trigger(trusting: setOwner)
+            trigger(trusting: setOwner, countingInFlush: causedByReaction)
         case .mainActor:
             if MainThread.isCurrent {
-                trigger(trusting: setOwner)
+                trigger(trusting: setOwner, countingInFlush: causedByReaction)
             } else {
                 DispatchQueue.main.async { [weak self] in self?.trigger() }
             }
@@ -147,8 +155,9 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     /// Runs the closure now, or has the thread running it run it again. `trustedOwner`:
     /// the model whose set this thread is delivering, if the run is part of that delivery
-    /// (see `DependencyTracking.Recorder.trustedOwner`).
-    private func trigger(trusting trustedOwner: ObjectIdentifier? = nil) {
+    /// (see `DependencyTracking.Recorder.trustedOwner`). `countingInFlush`: a change that a
+    /// reaction's run caused asks for the run, which counts towards the flush's limit.
+    private func trigger(trusting trustedOwner: ObjectIdentifier? = nil, countingInFlush: Bool = false) {
         var current = state.load(ordering: .relaxed)
         while true {
             if current & State.cancelled != 0 { return }
@@ -161,7 +170,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             let (exchanged, original) = state.compareExchange(
                 expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if exchanged {
-                if runsNow { runUntilSettled(trusting: trustedOwner) }
+                if runsNow { runUntilSettled(trusting: trustedOwner, countingInFlush: countingInFlush) }
                 return
             }
             current = original
@@ -170,8 +179,10 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     /// Runs the closure until no change arrived during its last run, then gives up
     /// `State.running` (or, cancelled meanwhile, drops the closure and what it read).
-    /// The caller holds `State.running`, and so ``body`` and ``tracked``.
-    private func runUntilSettled(trusting trustedOwner: ObjectIdentifier? = nil) {
+    /// The caller holds `State.running`, and so ``body`` and ``tracked``. `countingInFlush`:
+    /// the first run counts towards the limit of the flush under way (see the type's
+    /// comment); the next ones count towards the limit of runs in a row.
+    private func runUntilSettled(trusting trustedOwner: ObjectIdentifier? = nil, countingInFlush: Bool = false) {
         // Moved out for the runs, and back at the end: read from the field, the array
         // was retained and released around each run.
         var expected: [any DependencySource] = []
@@ -179,7 +190,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         var runs = 0
         while true {
             runs += 1
-            if runs > Self.runLimit || (BatchContext.isActive && runsInThisFlush() > Self.runLimit) {
+            if runs > Self.runLimit || (runs == 1 && countingInFlush && runsInThisFlush() > Self.runLimit) {
                 stopRunaway(expected)
             }
             // The batch ends inside: the closure's own sets are delivered, and a change
@@ -226,13 +237,17 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     ) -> DependencyTracking.TrackedReads? {
         body._withUnsafeGuaranteedRef { body in
             BatchContext.batch { context in
-                DependencyTracking.trackChanges(expecting: expected, in: context, trusting: trustedOwner) { body.run() }
+                // The closure's sets are marked as a reaction's (see `runUntilSettled`).
+                context._withUnsafeGuaranteedRef { $0.reactionRuns += 1 }
+                defer { context._withUnsafeGuaranteedRef { $0.reactionRuns -= 1 } }
+                return DependencyTracking.trackChanges(expecting: expected, in: context, trusting: trustedOwner) { body.run() }
             }
         }
     }
 
     /// Counts a run in the flush under way on this thread (one that a delivery of the
-    /// flush started), and returns the count so far; 0 outside a flush.
+    /// flush started, of a change that a reaction's run caused), and returns the count so
+    /// far; 0 outside a flush.
     private func runsInThisFlush() -> Int {
         guard let context = BatchContext.current, context.flushing else { return 0 }
         return lock.withLock { batchMark.countRun(in: context) }

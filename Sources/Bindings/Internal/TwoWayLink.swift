@@ -3,15 +3,23 @@ import Synchronization
 /// The state that the two directions of a two-way binding share (see
 /// `TwoWayBinding.swift`): the no-echo guard, and what ends the binding.
 ///
-/// No echo: each direction counts the writes it makes to its target side
-/// (``willWrite(_:)``, just before the set) and the other direction's observer of that
-/// side skips as many notifications as were counted (``isEcho(_:)``), one per write. A
-/// count, not a flag raised around the set: the notification of a write may arrive after
-/// the set returns (a set made inside a callback is delivered after the callback, and a
-/// set made while another thread delivers is delivered by that thread), and each
-/// observer receives one property's notifications in the order of the sets, so the
-/// notification skipped is the one of the write counted. Every set notifies (equal
-/// values included), so each counted write is matched by exactly one notification.
+/// No echo: the other direction's observer of a side skips the notification of a write
+/// that the binding made to that side (``write(_:_:)``, ``isEcho(_:)``):
+/// - Outside a batch, each direction counts the writes it makes to its target side, and
+///   the other direction's observer of that side skips as many notifications as were
+///   counted, one per write. A count, not a flag raised around the set: the notification
+///   of a write may arrive after the set returns (a set made inside a callback is
+///   delivered after the callback, and a set made while another thread delivers is
+///   delivered by that thread), and each observer receives one property's notifications
+///   in the order of the sets, so the notification skipped is the one of the write
+///   counted. Every set notifies (equal values included), so each counted write is
+///   matched by exactly one notification.
+/// - In a batch (`batchChanges`, or a flush, where a callback's sets are held too), sets
+///   of one property make one notification, so a count would leave a write unmatched and
+///   take the user's next change for an echo. The write is marked instead: the batch
+///   records which binding made the last set of the property (`BatchContext.writer`), and
+///   the notification is an echo exactly when that last set was this binding's write to
+///   this side. A user's set after the binding's, in the same batch, is then carried over.
 ///
 /// Lifetime: the forward direction's closures hold the link; the backward direction's
 /// closures hold it weakly; the link holds the backward subscription. So the link, and
@@ -41,26 +49,56 @@ final class TwoWayLink: Sendable {
     private let ended = Atomic<Bool>(false)
     /// Guarded by its own lock, which is never held while anything is cancelled.
     private let parts = Mutex(Parts())
+    /// The link's number, never reused: its writes' marks in a batch are
+    /// `number << 1` (to the left side) and `number << 1 | 1` (to the right).
+    private let number: UInt
+    /// The numbers given so far.
+    private static let numbers = Atomic<UInt>(0)
 
-    init() {}
+    init() {
+        number = Self.numbers.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The mark of this link's writes to `side` in a batch (never 0, which no writer is).
+    private func mark(_ side: Side) -> UInt {
+        switch side {
+        case .left: number << 1
+        case .right: number << 1 | 1
+        }
+    }
 
     /// Whether the binding has ended: nothing is written any more.
     var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
-    /// Counts a write that the binding is about to make to `side`.
-    func willWrite(_ side: Side) {
+    /// Makes the binding's write to `side` (`set`): counted, or in a batch on this thread
+    /// marked as this link's (see the type's comment).
+    func write(_ side: Side, _ set: () -> Void) {
+        let marked: Void? = BatchContext.withCurrent { context in
+            let outer = context.writer
+            context.writer = mark(side)
+            defer { context.writer = outer }
+            set()
+        }
+        guard marked == nil else { return }
         switch side {
         case .left: pendingLeft.add(1, ordering: .acquiringAndReleasing)
         case .right: pendingRight.add(1, ordering: .acquiringAndReleasing)
         }
+        set()
     }
 
-    /// Whether a notification of `side` is the echo of a write counted by
-    /// ``willWrite(_:)``: if so, it is uncounted, and the caller skips it.
+    /// Whether a notification of `side` is the echo of a write that ``write(_:_:)`` made:
+    /// in a batch's flush, whether the last set of the change delivered was this link's
+    /// write to `side`; otherwise whether a write to `side` was counted, which is then
+    /// uncounted.
     func isEcho(_ side: Side) -> Bool {
+        if let inFlush = BatchContext.withCurrent({ $0.flushing ? $0.deliveringWriter == mark(side) : nil }),
+           let echo = inFlush {
+            return echo
+        }
         switch side {
-        case .left: Self.takeOne(pendingLeft)
-        case .right: Self.takeOne(pendingRight)
+        case .left: return Self.takeOne(pendingLeft)
+        case .right: return Self.takeOne(pendingRight)
         }
     }
 

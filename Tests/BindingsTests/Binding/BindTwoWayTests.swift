@@ -349,6 +349,69 @@ struct BindTwoWayTests {
         #expect(texts.values == ["after", "after2"])
     }
 
+    @Test func aFlushThatWritesTheRightTwiceLeavesNoWriteUnmatched() {
+        // A normalising observer of the left sets it again in the flush: the binding
+        // writes the right twice, and the batch makes one notification of both writes.
+        // The user's next change of the right still reaches the left.
+        let person = TwoWayPerson()
+        let field = TwoWayField()
+        let normalise = person.observe(\.age, options: [.new]) { person, change in
+            if change.newValue! < 0 { person.age = 0 }
+        }
+        person.reactive.age.bind(twoWay: field.reactive.text, forward: { String($0) }, backward: { $0.flatMap { Int($0) } })
+        let ages = recordSets(person, \.age)
+        let texts = recordSets(field, \.text)
+        batchChanges { person.age = -5 }
+        #expect(person.age == 0)
+        #expect(field.text == "0")
+        field.text = "7"
+        #expect(person.age == 7)
+        person.age = 8
+        #expect(field.text == "8")
+        #expect(ages.values == [-5, 0, 7, 8])
+        #expect(texts.values == ["0", "7", "8"])
+        withExtendedLifetime(normalise) {}
+    }
+
+    @Test func aFlushThatWritesTheLeftTwiceLeavesNoWriteUnmatched() {
+        // The mirror case: a normalising observer of the right, so the binding writes the
+        // left twice in one flush.
+        let person = TwoWayPerson()
+        let field = TwoWayField()
+        let normalise = field.observe(\.text, options: [.new]) { field, change in
+            if let text = change.newValue!, text != text.uppercased() { field.text = text.uppercased() }
+        }
+        person.reactive.firstName <~> field.reactive.text
+        let names = recordSets(person, \.firstName)
+        batchChanges { field.text = "ada" }
+        #expect(field.text == "ADA")
+        #expect(person.firstName == "ADA")
+        person.firstName = "GRACE"
+        #expect(field.text == "GRACE")
+        field.text = "EMMY"
+        #expect(person.firstName == "EMMY")
+        #expect(names.values == ["ADA", "GRACE", "EMMY"])
+        withExtendedLifetime(normalise) {}
+    }
+
+    @Test func aSetAfterTheBindingsWriteInOneFlushIsCarriedBack() {
+        // In one flush the binding writes the right, then an observer sets the right
+        // again: the batch makes one notification, whose last set is the observer's, so
+        // it is no echo, and it reaches the left.
+        let person = TwoWayPerson()
+        let field = TwoWayField()
+        person.reactive.firstName <~> field.reactive.text
+        let override = person.observe(\.firstName, options: [.new]) { _, change in
+            if change.newValue == "a" { field.text = "user" }
+        }
+        let names = recordSets(person, \.firstName)
+        batchChanges { person.firstName = "a" }
+        #expect(field.text == "user")
+        #expect(person.firstName == "user")
+        #expect(names.values == ["a", "user"])
+        withExtendedLifetime(override) {}
+    }
+
     // MARK: Lifetime
 
     @Test func storedInTheRightSidesSubscriptions() {

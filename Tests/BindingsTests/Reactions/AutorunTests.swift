@@ -399,4 +399,48 @@ struct RelAutorunExitTests {
         #expect(message.contains("autorun ran 100 times in one flush of changes"))
         #expect(message.contains("ObsPerson.count"))
     }
+
+    @Test func aReactionThatNeverSettlesInABatchsFlushStops() async {
+        // Started by a batch's flush, the reaction sets what it reads; each of its sets
+        // joins the flush, which runs it again.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let person = ObsPerson()
+            let reaction = autorun {
+                if person.name == "go" { person.count = person.count + 1 } else { _ = person.count }
+            }
+            batchChanges { person.name = "go" }
+            withExtendedLifetime(reaction) {}
+        }
+        let message = standardError(of: result)
+        #expect(message.contains("autorun ran 100 times in one flush of changes"))
+        #expect(message.contains("ObsPerson.count"))
+    }
+
+    @Test func twoReactionsFeedingEachOtherForeverInABatchsFlushStop() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let person = ObsPerson()
+            let up = autorun { if person.name == "go" { person.plain = person.count; person.lastName = "\(person.count)" } }
+            let down = autorun { if person.name == "go" { person.count = (Int(person.lastName) ?? 0) + 1 } }
+            batchChanges { person.name = "go" }
+            withExtendedLifetime((up, down)) {}
+        }
+        #expect(standardError(of: result).contains("autorun ran 100 times in one flush of changes"))
+    }
+
+    @Test func aReactionThatOnlyReadsRunsForEachSetOfAnObserverInAFlush() async {
+        // An observer counts a property down from 150 in one flush; the reaction reads
+        // it, changes nothing, and runs for each value: no limit applies.
+        await #expect(processExitsWith: .success) {
+            let person = ObsPerson()
+            var runs: [Int] = []
+            let reaction = autorun { runs.append(person.count) }
+            let countdown = person.observe(\.count, options: [.new]) { person, change in
+                if change.newValue! > 0 { person.count = change.newValue! - 1 }
+            }
+            batchChanges { person.count = 150 }
+            precondition(person.count == 0)
+            precondition(runs == [0] + Array((0...150).reversed()), "runs: \(runs)")
+            withExtendedLifetime((reaction, countdown)) {}
+        }
+    }
 }
