@@ -217,7 +217,10 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         _ observer: ChannelObserver<PropertyEvent<Value>>, needsOld: Bool, needsPrior: Bool, initial: Bool,
         snapshot: Snapshot? = nil
     ) -> Bool {
-        if needsOld || needsPrior { oldWanted.add(1, ordering: .relaxed) }
+        if needsOld || needsPrior {
+            oldWanted.add(1, ordering: .relaxed)
+            if batchEntry != nil, BatchContext.isActive { fillHeldOld(snapshot) }
+        }
         if needsPrior { priorWanted.add(1, ordering: .relaxed) }
         let added = initial
             ? add(observer, initial: { PropertyEvent(isPrior: false, old: nil, new: currentValue(snapshot)) },
@@ -228,6 +231,17 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
             if needsPrior { priorWanted.subtract(1, ordering: .relaxed) }
         }
         return added
+    }
+
+    /// An observer wanting old values joins while this thread's batch holds a change of
+    /// the channel whose old value nobody wanted at its first set (so none was kept): the
+    /// value now, which this observer sees as it joins, stands in for it. Registering
+    /// reads the model, on its isolation, which is this batch's thread.
+    @usableFromInline
+    func fillHeldOld(_ snapshot: Snapshot?) {
+        batchEntry?._withUnsafeGuaranteedRef { entry in
+            if entry.isWaiting, entry.old == nil { entry.old = currentValue(snapshot) }
+        }
     }
 
     /// The source is gone: refuse new observers, tell the registered ones (outside the

@@ -20,6 +20,9 @@
 ///   notice comes once, before the batch's first change of that key path.
 /// - Never stale: a set made by an observer while the batch's changes are delivered (on
 ///   this model or another) is delivered in the same flush, after the current one.
+/// - An observer added inside the batch, after its key path changed, gets the batch's
+///   notification too; if it asked for old values and no observer had before the
+///   change, its `old` is the value when it was added.
 /// - A batch belongs to the thread that runs it, which must be where its models are set
 ///   (their isolation): a set made on another thread at the same time is not held.
 /// - Without a batch nothing changes: every set notifies, as with KVO.

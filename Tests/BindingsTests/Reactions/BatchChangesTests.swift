@@ -63,6 +63,39 @@ struct BatchChangesTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func anObserverWantingOldAddedAfterTheFirstSetGetsTheValueWhenItJoined() {
+        // The first set kept no old value (nobody wanted one); the observer added after
+        // it, which asks for old values, gets the value it joined at.
+        let person = ObsPerson()
+        let earlier = recordSets(person, \.count)
+        var counts: [KeyValueObservedChange<Int>] = []
+        var late: KeyValueObservation?
+        batchChanges {
+            person.count = 1
+            late = person.observe(\.count, options: [.old, .new]) { _, change in counts.append(change) }
+            person.count = 2
+        }
+        #expect(counts == [.set(new: 2, old: 1)])
+        #expect(earlier.values == [2])
+        withExtendedLifetime(late) {}
+    }
+
+    @Test func anObserverWantingOldAddedAfterTheLastSetGetsItsOldValueToo() {
+        // Added after the batch's only set: the batch's notification reaches it, with the
+        // value it joined at as the old value (the same as the new one), never nil.
+        let person = ObsPerson()
+        let earlier = recordSets(person, \.count)
+        var counts: [KeyValueObservedChange<Int>] = []
+        var late: KeyValueObservation?
+        batchChanges {
+            person.count = 1
+            late = person.observe(\.count, options: [.initial, .old, .new]) { _, change in counts.append(change) }
+        }
+        #expect(counts == [.set(new: 1, old: nil), .set(new: 1, old: 1)])
+        #expect(earlier.values == [1])
+        withExtendedLifetime(late) {}
+    }
+
     @Test func keyPathsAreNotifiedInTheOrderTheyFirstChanged() {
         let person = ObsPerson()
         var log: [String] = []
