@@ -29,6 +29,10 @@ import Darwin
 ///   path. A derived channel's own change is delivered at once, during its dependency's.
 /// - **Prior notices** pass once per channel: before its first change in the batch, and
 ///   again only after that change was delivered (``allowsPrior(_:)``).
+/// - **Sources that batches do not hold** (an `ObservableArray`, whose `changes`
+///   subscribers get each changeset at once): the key paths and reactions that depend on
+///   one hold its changes here instead (``deferChange(reaching:)``), so that they too
+///   are evaluated once, in the flush, in order with the rest.
 /// - **Where a held change came from** travels with it to its delivery, for those who
 ///   must tell one notification from another when several sets make one: the two-way
 ///   binding whose write was the last set (``writer``, so that the binding knows its own
@@ -267,6 +271,25 @@ final class BatchContext {
             }
         }
         return true
+    }
+
+    /// Holds, for this batch's flush, a change of a source that batches do not hold (see
+    /// `PropertyChannel.notifiesInBatches`) reaching `link`, a dependency link of a key
+    /// path or a reaction: the flush passes it on to the link's dependent, with no
+    /// indexed change (several edits held make one change of the key path). Each such
+    /// change gets an entry of its own, made here (rare: an `ObservableArray` edited in a
+    /// batch), retained until the end of the flush with the link: the dependent's first
+    /// delivery evaluates, and the others find they were seen (``BatchMark``).
+    func deferChange<Value>(reaching link: DependentObserver<Value>) {
+        stamp &+= 1
+        let entry = BatchEntry { _ in
+            if !link.isCancelled { link.dependent.dependencyDidChange(nil, setOwner: nil) }
+        }
+        entry.isWaiting = true
+        entry.stamp = stamp
+        entry.causedByReaction = reactionRuns > 0 || (flushing && deliveringCausedByReaction)
+        waiting.append(Unmanaged.passUnretained(entry))
+        held.append(Unmanaged.passRetained(entry))
     }
 
     /// Whether a prior notice of `channel` may go out now: once before its first change

@@ -179,12 +179,17 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// chain's last property. Strong, as every reference to a channel.
     @usableFromInline let guards: [ChangeCount]
     @usableFromInline let versions: [UInt]
+    /// Whether the source's changes reach their observers at once inside a batch (an
+    /// `ObservableArray`'s, see ``PropertyChannel/notifiesInBatches``): the link then
+    /// holds them for the flush itself (``BatchContext/deferChange(reaching:)``).
+    @usableFromInline let defersInBatches: Bool
 
     init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole, keeping keeper: AnyObject?) {
         self.source = source
         self.dependent = dependent
         self.role = role
         self.keeper = keeper
+        defersInBatches = source.notifiesInBatches
         forwardTarget = nil
         lastValue = nil
         guards = []
@@ -199,6 +204,7 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         self.dependent = dependent
         role = .changes
         keeper = nil   // `target` is the channel
+        defersInBatches = source.notifiesInBatches
         forwardTarget = target
         self.lastValue = lastValue
         self.guards = guards
@@ -213,8 +219,12 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     final func pass(isPrior: Bool, indexed: IndexedChange?, held: Bool) {
         if isPrior {
             if role != .changes { dependent.dependencyWillChange(indexed) }
-        } else {
-            if role != .priors { dependent.dependencyDidChange(indexed, setOwner: held ? source.ownerID : nil) }
+        } else if role != .priors {
+            // A source that batches do not hold: its change waits for the flush here.
+            if _slowPath(defersInBatches), BatchContext.withCurrent({ $0.deferChange(reaching: self) }) != nil {
+                return
+            }
+            dependent.dependencyDidChange(indexed, setOwner: held ? source.ownerID : nil)
         }
     }
 

@@ -148,6 +148,13 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// `ObservableArray` makes the indexed change of a model's `\.tasks` only then. Set
     /// once, before the channel is shared.
     @usableFromInline var linksWantOld = false
+    /// Whether the channel's changes reach its observers at once even inside a batch,
+    /// which does not hold them (an `ObservableArray`'s: its `changes` subscribers get
+    /// every changeset at once). The links of key paths that depend on it hold the change
+    /// for the batch's flush instead, so that those key paths and reactions are evaluated
+    /// once, with everything else the batch changed. Set once, before the channel is
+    /// shared.
+    @usableFromInline var notifiesInBatches = false
     /// The channel's change held back by a batch, made by its first batch and reused;
     /// touched only by the thread that sets the model, in a batch (see ``BatchContext``).
     /// Retained: the channel owns it, and releases it in its deinit.

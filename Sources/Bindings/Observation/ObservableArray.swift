@@ -81,6 +81,9 @@ public final class ObservableArray<Element> {
         channel = PropertyChannel(key: nil, ownerID: nil, read: { CollectionChange.fromEmpty(to: storage.elements) })
         // A key path's observation that depends on the array wants its indexed changes.
         channel.linksWantOld = true
+        // Changes reach `changes` subscribers at once in a batch; key paths and
+        // reactions that read the array wait for the flush.
+        channel.notifiesInBatches = true
     }
 
     /// Creates an array of the elements of a sequence.

@@ -28,8 +28,11 @@
 /// - Without a batch nothing changes: every set notifies, as with KVO.
 ///
 /// Standalone publishers of their own (``ObservableValue``, subjects) are not observed
-/// properties and notify at once; ``ObservableArray`` gathers its edits with
-/// `batchUpdates(_:)`.
+/// properties and notify at once, and so do an ``ObservableArray``'s `changes` (its
+/// `batchUpdates(_:)` makes one changeset of many edits). Key paths and reactions that
+/// read an array are held like the rest: a model's `\.tasks` gets one `.setting` change
+/// at the end (several edits make no one indexed change), `\.tasks.count` one change,
+/// an `autorun` one run.
 ///
 /// - Returns: What `body` returns. If it throws, the changes it made are still delivered,
 ///   then the error propagates.

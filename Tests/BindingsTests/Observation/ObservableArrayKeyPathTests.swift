@@ -111,14 +111,21 @@ struct ObservableArrayKeyPathTests {
         withExtendedLifetime(reaction) {}
     }
 
-    @Test func theArrayIsNotHeldByBatchesItNotifiesAtOnce() {
+    @Test func aKeyPathOverTheArrayWaitsForTheEndOfABatchItsChangesDoNot() {
+        // The array's `changes` get each edit at once; `\.tasks.count` gets one change,
+        // at the end, as for any key path in a batch.
         let board = ArrayBoard()
         var counts: [Int] = []
+        var edits: [[CollectionChange<String>.Edit]] = []
         let cancellable = board.publisher(for: \.tasks.count).sink { counts.append($0) }
+        let changes = board.tasks.changes.sink { edits.append($0.changes) }
         batchChanges {
             board.tasks.append("a")
-            #expect(counts == [0, 1])
+            board.tasks.append("b")
+            #expect(counts == [0])
+            #expect(edits == [[.insert("a", at: 0)], [.insert("b", at: 1)]])
         }
-        withExtendedLifetime(cancellable) {}
+        #expect(counts == [0, 2])
+        withExtendedLifetime((cancellable, changes)) {}
     }
 }

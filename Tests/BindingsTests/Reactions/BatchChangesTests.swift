@@ -96,6 +96,58 @@ struct BatchChangesTests {
         withExtendedLifetime(late) {}
     }
 
+    @Test func keyPathsAndReactionsReadingAnArrayWaitForTheEndOfTheBatch() {
+        // The array's own `changes` get each edit at once; a key path over the array and
+        // a stored property, and a reaction reading both, get one notification and one
+        // run, with every change of the batch.
+        let board = ArrayBoard()
+        var runs: [String] = []
+        var matching: [KeyValueObservedChange<[String]>] = []
+        var changesets: [[CollectionChange<String>.Edit]] = []
+        let reaction = autorun { runs.append("\(board.filter) \(board.tasks.count)") }
+        let token = board.observe(\.matching, options: [.old, .new]) { _, change in matching.append(change) }
+        let sink = board.tasks.changes.sink { changesets.append($0.changes) }   // empty: no first changeset
+        batchChanges {
+            board.filter = "x"
+            board.tasks.append("x1")
+            #expect(changesets == [[.insert("x1", at: 0)]])
+            board.tasks.append("y")
+            #expect(runs == [" 0"])
+            #expect(matching == [])
+        }
+        #expect(runs == [" 0", "x 2"])
+        #expect(matching == [.set(new: ["x1"], old: [])])
+        #expect(changesets == [[.insert("x1", at: 0)], [.insert("y", at: 1)]])
+        withExtendedLifetime((reaction, token, sink)) {}
+    }
+
+    @Test func anArraysKeyPathGetsOneSettingForTheEditsOfABatch() {
+        let board = ArrayBoard()
+        var kinds: [String] = []
+        let token = board.observe(\.tasks, options: [.new]) { _, change in
+            kinds.append("\(change.kind) \(change.newValue!.elements)")
+        }
+        batchChanges {
+            board.tasks.append("a")
+            board.tasks.append("b")
+        }
+        board.tasks.append("c")
+        #expect(kinds == ["setting [\"a\", \"b\"]", "insertion [\"a\", \"b\", \"c\"]"])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func anArrayEditedByAnObserverDuringTheFlushIsSeenInTheSameFlush() {
+        // Never stale: the flush delivers the edit an observer makes while it runs.
+        let board = ArrayBoard()
+        var counts: [Int] = []
+        let count = board.publisher(for: \.tasks.count).sink { counts.append($0) }
+        let echo = board.observe(\.filter, options: [.new]) { board, change in board.tasks.append(change.newValue!) }
+        batchChanges { board.filter = "f" }
+        #expect(counts == [0, 1])
+        #expect(board.tasks.elements == ["f"])
+        withExtendedLifetime((count, echo)) {}
+    }
+
     @Test func keyPathsAreNotifiedInTheOrderTheyFirstChanged() {
         let person = ObsPerson()
         var log: [String] = []
