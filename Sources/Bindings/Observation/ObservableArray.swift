@@ -170,6 +170,7 @@ public final class ObservableArray<Element> {
     func mutate<Result>(_ body: (inout [Element], inout [CollectionChange<Element>.Edit]) -> Result) -> Result {
         let storage = self.storage
         let channel = self.channel
+        if _slowPath(channel.wantsPrior) { announce(planning: { _ = body(&$0, &$1) }) }
         var result: Result?
         // Made under the lock and passed along as it is delivered: no event is made unless
         // it must wait in the queue. (An event holding a changeset is large enough that
@@ -228,6 +229,33 @@ public final class ObservableArray<Element> {
         return channel.wantsOld ? indexedChange(for: edits) : nil
     }
 
+    /// Sends the prior notice of a change about to be made, when some key path's observer
+    /// asked for prior notices (`.prior`): the links of `\.tasks`, and of key paths that
+    /// read the array, pass it on with the indexes of the change, as Foundation's
+    /// `willChange(_:valuesAt:for:)` announces a to-many property's. `body` is a
+    /// ``mutate(_:)`` body, run here on a copy of the elements to learn its edits (it
+    /// runs no user code; what it removes from the copy the elements still hold).
+    @usableFromInline @inline(never)
+    func announce(planning body: (inout [Element], inout [CollectionChange<Element>.Edit]) -> Void) {
+        let edits = channel.withLock {
+            var copy = storage.elements
+            var edits: [CollectionChange<Element>.Edit] = []
+            body(&copy, &edits)
+            return edits
+        }
+        announce(edits)
+    }
+
+    /// Sends the prior notice of `edits`, about to be made (see ``announce(planning:)``).
+    /// Another thread may change the array between the notice and the change: each
+    /// change still gets its own notification after it.
+    @usableFromInline
+    func announce(_ edits: [CollectionChange<Element>.Edit]) {
+        guard !edits.isEmpty else { return }
+        let elements = channel.withLock { storage.elements }
+        channel.sendPrior(old: CollectionChange(collection: elements, changes: []), indexed: indexedChange(for: edits))
+    }
+
     /// Computes new contents with `plan` from a copy of the elements, outside the lock
     /// (it runs user code), then stores them if the array did not change meanwhile, and
     /// sends `plan`'s edits; if it did change, plans again from the new contents (a
@@ -242,6 +270,7 @@ public final class ObservableArray<Element> {
             let (before, version) = channel.withLock { (storage.elements, storage.version) }
             let (after, edits) = try plan(before)
             if edits.isEmpty { return }
+            if channel.wantsPrior { announce(edits) }
             var replaced: [Element] = []   // released after the lock is given up
             var changedBy: UInt?
             channel.send(makingUnderLock: {

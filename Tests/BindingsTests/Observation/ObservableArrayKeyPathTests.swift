@@ -111,6 +111,32 @@ struct ObservableArrayKeyPathTests {
         withExtendedLifetime(reaction) {}
     }
 
+    @Test func priorNoticesComeBeforeEachChangeWithItsIndexes() {
+        // As Foundation's KVO announces a to-many property's changes: `\.tasks` gets a
+        // prior notice of each change, with its kind and indexes, and `\.tasks.count`,
+        // which reads the array, one with the count before the change.
+        let board = ArrayBoard()
+        var tasks: [String] = []
+        var counts: [String] = []
+        let tasksToken = board.observe(\.tasks, options: [.prior, .new]) { board, change in
+            let indexes = change.indexes.map { Array($0.ranges.joined()) } ?? []
+            tasks.append("\(change.isPrior ? "prior " : "")\(change.kind) \(indexes) \(board.tasks.elements)")
+        }
+        let countToken = board.observe(\.tasks.count, options: [.prior, .old, .new]) { _, change in
+            counts.append(change.isPrior ? "prior \(change.oldValue!)" : "\(change.oldValue!) -> \(change.newValue!)")
+        }
+        board.tasks.append("a")
+        board.tasks.append("b")
+        board.tasks.batchUpdates { $0.removeAll() }
+        #expect(tasks == [
+            "prior insertion [0] []", "insertion [0] [\"a\"]",
+            "prior insertion [1] [\"a\"]", "insertion [1] [\"a\", \"b\"]",
+            "prior removal [0, 1] [\"a\", \"b\"]", "removal [0, 1] []",
+        ])
+        #expect(counts == ["prior 0", "0 -> 1", "prior 1", "1 -> 2", "prior 2", "2 -> 0"])
+        withExtendedLifetime((tasksToken, countToken)) {}
+    }
+
     @Test func aKeyPathOverTheArrayWaitsForTheEndOfABatchItsChangesDoNot() {
         // The array's `changes` get each edit at once; `\.tasks.count` gets one change,
         // at the end, as for any key path in a batch.
