@@ -179,22 +179,17 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     /// chain's last property. Strong, as every reference to a channel.
     @usableFromInline let guards: [ChangeCount]
     @usableFromInline let versions: [UInt]
-    /// Whether the source's changes reach their observers at once inside a batch (an
-    /// `ObservableArray`'s, see ``PropertyChannel/notifiesInBatches``): the link then
-    /// holds them for the flush itself (``BatchContext/deferChange(reaching:)``).
-    @usableFromInline let defersInBatches: Bool
 
     init(source: PropertyChannel<Value>, dependent: any DependentHandler, role: DependencyRole, keeping keeper: AnyObject?) {
         self.source = source
         self.dependent = dependent
         self.role = role
         self.keeper = keeper
-        defersInBatches = source.notifiesInBatches
         forwardTarget = nil
         lastValue = nil
         guards = []
         versions = []
-        super.init(optionBits: DependencyLinkFlag.bit)
+        super.init(optionBits: DependencyLinkFlag.bits(for: source))
     }
 
     /// A forwarding link (see ``forwardTarget``), for changes only.
@@ -204,12 +199,11 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
         self.dependent = dependent
         role = .changes
         keeper = nil   // `target` is the channel
-        defersInBatches = source.notifiesInBatches
         forwardTarget = target
         self.lastValue = lastValue
         self.guards = guards
         self.versions = versions
-        super.init(optionBits: DependencyLinkFlag.bit)
+        super.init(optionBits: DependencyLinkFlag.bits(for: source))
     }
 
     /// Passes a change, or its prior notice, on to the derived observation, as `role`
@@ -221,7 +215,8 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
             if role != .changes { dependent.dependencyWillChange(indexed) }
         } else if role != .priors {
             // A source that batches do not hold: its change waits for the flush here.
-            if _slowPath(defersInBatches), BatchContext.withCurrent({ $0.deferChange(reaching: self) }) != nil {
+            if _slowPath(optionBits & DependencyLinkFlag.defersInBatches != 0),
+               BatchContext.withCurrent({ $0.deferChange(reaching: self) }) != nil {
                 return
             }
             dependent.dependencyDidChange(indexed, setOwner: held ? source.ownerID : nil)
@@ -288,8 +283,20 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     }
 }
 
-/// Marks a ``DependentObserver`` in `optionBits`.
+/// Marks a ``DependentObserver`` in `optionBits`, and its own bits there (a link has no
+/// options, which a ``PropertyObserver`` keeps in the low bits).
 @usableFromInline
 enum DependencyLinkFlag {
     @inlinable static var bit: UInt8 { 0x20 }
+    /// The source's changes reach their observers at once inside a batch (an
+    /// `ObservableArray`'s, see ``PropertyChannel/notifiesInBatches``): the link holds
+    /// them for the flush itself (``BatchContext/deferChange(reaching:)``). A bit, not a
+    /// field: a field made every link larger, and the computed key path's change, which
+    /// passes through a link, measured slower.
+    @inlinable static var defersInBatches: UInt8 { 0x01 }
+
+    /// A link's bits for `source`.
+    static func bits<Value>(for source: PropertyChannel<Value>) -> UInt8 {
+        source.notifiesInBatches ? bit | defersInBatches : bit
+    }
 }
