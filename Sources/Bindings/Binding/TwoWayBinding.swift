@@ -113,8 +113,9 @@ extension WritableModelProperty {
     ///
     /// Each change is written to the other side exactly once, with no echo: writing one
     /// side because the other changed does not write the other back. After any sequence of
-    /// changes, including changes made inside observers of either side, both sides end
-    /// with the values of the last change.
+    /// changes, including changes made inside observers of either side and in batches
+    /// (`batchChanges`, where several sets of one side make one notification), both sides
+    /// end with the values of the last change.
     ///
     /// Threads: `right` is written as `<~` writes it (on the thread that changed this
     /// property, or, for a main-actor owner, on the main thread only); this property is
