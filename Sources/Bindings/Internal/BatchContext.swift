@@ -36,8 +36,10 @@ import Darwin
 /// - **Where a held change came from** travels with it to its delivery, for those who
 ///   must tell one notification from another when several sets make one: the two-way
 ///   binding whose write was the last set (``writer``, so that the binding knows its own
-///   echo, see `TwoWayLink`), and whether a reaction's run caused a set (``deliveringCausedByReaction``,
-///   so that a reaction counts only the runs that reactions cause, see `Reaction`).
+///   echo, see `TwoWayLink`), and how long a chain of reactions' runs caused it
+///   (``deliveringDepth``, so that a reaction that keeps changing what it reads, directly
+///   or through other reactions and observers, is stopped, and nothing else is, see
+///   `Reaction`).
 ///
 /// One context per thread, made by its first batch or tracking session and kept for the
 /// thread's life (its lists keep their capacity, so that a batch allocates nothing in
@@ -75,15 +77,23 @@ final class BatchContext {
     @exclusivity(unchecked) @usableFromInline var writer: UInt = 0
     /// The writer of the last set of the entry being delivered (see ``writer``).
     @exclusivity(unchecked) var deliveringWriter: UInt = 0
-    /// How many reactions' closures are running on this thread (nested runs count each).
-    @exclusivity(unchecked) @usableFromInline var reactionRuns = 0
-    /// Whether a reaction's run caused a set of the entry being delivered: one made by a
-    /// reaction's closure, or by a callback during the delivery of a change that a
-    /// reaction's run caused (so that a cycle through plain observers counts too).
-    @exclusivity(unchecked) @usableFromInline var deliveringCausedByReaction = false
+    /// While a reaction's closure runs on this thread, the depth of the changes it makes:
+    /// one more than the depth of the change that ran it; 0 otherwise.
+    @exclusivity(unchecked) @usableFromInline var runDepth = 0
+    /// The depth of the entry being delivered: how many reactions' runs, one causing the
+    /// next, led to its last change. A change made by a reaction's closure is one deeper
+    /// than the change that ran the reaction; one made by a callback during a delivery is
+    /// as deep as the change delivered (so that a cycle through plain observers deepens
+    /// too); any other is 0.
+    @exclusivity(unchecked) @usableFromInline var deliveringDepth = 0
+
+    /// The depth of a change made now (see ``deliveringDepth``).
+    @inlinable
+    var depthOfChangeNow: Int { runDepth > 0 ? runDepth : (flushing ? deliveringDepth : 0) }
     /// The entries waiting to be delivered, in order.
     @exclusivity(unchecked) @usableFromInline var waiting: [Unmanaged<BatchEntry>] = []
-    /// The channels of the entries made waiting, retained until the end of the flush: an
+    /// The channels of the entries made waiting, and the entries of changes held for
+    /// links (``deferChange(reaching:)``), retained until the end of the flush: an
     /// entry lives as long as its channel, which owns it, and the model's end may release
     /// the channel before the flush. (Not the model: a set made in its `deinit` would
     /// have the batch hold it past its end.)
@@ -200,12 +210,12 @@ final class BatchContext {
                     entry.priorSent = false
                     deliveringStamp = entry.stamp
                     deliveringWriter = entry.writer
-                    deliveringCausedByReaction = entry.causedByReaction
+                    deliveringDepth = entry.depth
                     entry.writer = 0
-                    entry.causedByReaction = false
+                    entry.depth = 0
                     entry.deliver(entry)
                     deliveringWriter = 0
-                    deliveringCausedByReaction = false
+                    deliveringDepth = 0
                 }
             }
             if head > 0 {
@@ -259,16 +269,19 @@ final class BatchContext {
                 entry.new = new
             } else {
                 entry.isWaiting = true
+                entry.flush = context.flush
                 entry.old = old
                 entry.new = new
                 context.waiting.append(Unmanaged.passUnretained(entry))
                 context.held.append(Unmanaged.passRetained(channel))
             }
             entry.stamp = context.stamp
+            // The two-way binding's own set is the first this write makes; a set nested in
+            // it (the side's `didSet` correcting the value) is not the binding's.
             entry.writer = context.writer
-            if context.reactionRuns > 0 || (context.flushing && context.deliveringCausedByReaction) {
-                entry.causedByReaction = true
-            }
+            context.writer = 0
+            let depth = context.depthOfChangeNow
+            if depth > entry.depth { entry.depth = depth }
         }
         return true
     }
@@ -287,7 +300,7 @@ final class BatchContext {
         }
         entry.isWaiting = true
         entry.stamp = stamp
-        entry.causedByReaction = reactionRuns > 0 || (flushing && deliveringCausedByReaction)
+        entry.depth = depthOfChangeNow
         waiting.append(Unmanaged.passUnretained(entry))
         held.append(Unmanaged.passRetained(entry))
     }
@@ -325,9 +338,6 @@ struct BatchMark {
     /// The flush in which it last evaluated, and the stamp then.
     private var flush: UInt64 = 0
     private var stamp: UInt64 = 0
-    /// For a reaction: the flush whose runs ``runs`` counts.
-    private var runsFlush: UInt64 = 0
-    private(set) var runs = 0
 
     /// Whether the change being delivered by `context`'s flush was made before the
     /// dependent's last evaluation in that flush (nothing new to see); otherwise notes
@@ -338,16 +348,6 @@ struct BatchMark {
         flush = context.flush
         stamp = context.stamp
         return false
-    }
-
-    /// Counts a run in `context`'s flush and returns the count so far.
-    mutating func countRun(in context: BatchContext) -> Int {
-        if runsFlush != context.flush {
-            runsFlush = context.flush
-            runs = 0
-        }
-        runs += 1
-        return runs
     }
 }
 
@@ -361,12 +361,15 @@ class BatchEntry {
     @exclusivity(unchecked) @usableFromInline final var priorSent = false
     /// The batch's stamp at the entry's last change (see ``BatchContext/stamp``).
     @exclusivity(unchecked) @usableFromInline final var stamp: UInt64 = 0
+    /// The flush of the batch it waits in (see ``BatchContext/flush``): tells a thread
+    /// whether the entry waits in its own batch.
+    @exclusivity(unchecked) @usableFromInline final var flush: UInt64 = 0
     /// The two-way binding that made the last change, if one did (see
     /// ``BatchContext/writer``).
     @exclusivity(unchecked) @usableFromInline final var writer: UInt = 0
-    /// Whether a reaction's run caused one of the changes held (see
-    /// ``BatchContext/deliveringCausedByReaction``).
-    @exclusivity(unchecked) @usableFromInline final var causedByReaction = false
+    /// The deepest chain of reactions' runs that led to one of the changes held (see
+    /// ``BatchContext/deliveringDepth``).
+    @exclusivity(unchecked) @usableFromInline final var depth = 0
     /// Delivers the change: code specialized for the channel's value type where the
     /// entry was made (a method of the generic subclass would run generic code).
     @usableFromInline final let deliver: (BatchEntry) -> Void

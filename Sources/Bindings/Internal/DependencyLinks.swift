@@ -212,7 +212,14 @@ final class DependentObserver<Value>: ChannelObserver<PropertyEvent<Value>>, Dep
     @usableFromInline
     final func pass(isPrior: Bool, indexed: IndexedChange?, held: Bool) {
         if isPrior {
-            if role != .changes { dependent.dependencyWillChange(indexed) }
+            guard role != .changes else { return }
+            // In a batch, the change a deferring link holds reaches the key path as a
+            // `.setting` (see `BatchContext.deferChange`): so does its prior notice.
+            if _slowPath(optionBits & DependencyLinkFlag.defersInBatches != 0), BatchContext.isActive {
+                dependent.dependencyWillChange(nil)
+            } else {
+                dependent.dependencyWillChange(indexed)
+            }
         } else if role != .priors {
             // A source that batches do not hold: its change waits for the flush here.
             if _slowPath(optionBits & DependencyLinkFlag.defersInBatches != 0),

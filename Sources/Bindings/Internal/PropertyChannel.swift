@@ -224,15 +224,22 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
         _ observer: ChannelObserver<PropertyEvent<Value>>, needsOld: Bool, needsPrior: Bool, initial: Bool,
         snapshot: Snapshot? = nil
     ) -> Bool {
-        if needsOld || needsPrior {
-            oldWanted.add(1, ordering: .relaxed)
-            if batchEntry != nil, BatchContext.isActive { fillHeldOld(snapshot) }
-        }
+        if needsOld || needsPrior { oldWanted.add(1, ordering: .relaxed) }
         if needsPrior { priorWanted.add(1, ordering: .relaxed) }
+        // Under the lock, open (so the model is alive): see `fillHeldOld`.
+        let fills = (needsOld || needsPrior) && batchEntry != nil && BatchContext.isActive
         let added = initial
             ? add(observer, initial: { PropertyEvent(isPrior: false, old: nil, new: currentValue(snapshot)) },
-                  accept: { !closed }, calling: Self.call)
-            : add(observer, accept: { !closed })
+                  accept: {
+                      if closed { return false }
+                      if fills { fillHeldOld(snapshot) }
+                      return true
+                  }, calling: Self.call)
+            : add(observer, accept: {
+                if closed { return false }
+                if fills { fillHeldOld(snapshot) }
+                return true
+            })
         if !added {
             if needsOld || needsPrior { oldWanted.subtract(1, ordering: .relaxed) }
             if needsPrior { priorWanted.subtract(1, ordering: .relaxed) }
@@ -242,12 +249,16 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
 
     /// An observer wanting old values joins while this thread's batch holds a change of
     /// the channel whose old value nobody wanted at its first set (so none was kept): the
-    /// value now, which this observer sees as it joins, stands in for it. Registering
-    /// reads the model, on its isolation, which is this batch's thread.
+    /// value now, which this observer sees as it joins, stands in for it (and for later
+    /// observers that join the same way). Only for an entry waiting in this thread's
+    /// batch (the entry's flush is this context's), which alone touches it; under the
+    /// channel's lock, while the channel is open, so the model is alive, as for an
+    /// initial value. Registering reads the model, on its isolation.
     @usableFromInline
     func fillHeldOld(_ snapshot: Snapshot?) {
-        batchEntry?._withUnsafeGuaranteedRef { entry in
-            if entry.isWaiting, entry.old == nil { entry.old = currentValue(snapshot) }
+        guard let entry = batchEntry, let flush = BatchContext.withCurrent({ $0.flush }) else { return }
+        entry._withUnsafeGuaranteedRef { entry in
+            if entry.isWaiting, entry.flush == flush, entry.old == nil { entry.old = currentValue(snapshot) }
         }
     }
 
@@ -431,7 +442,10 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// batch goes out (see ``BatchContext/allowsPrior(_:)``).
     @inlinable
     func sendPrior(old: Value, indexed: IndexedChange? = nil) {
-        if _slowPath(BatchContext.isActive), !BatchContext.allowsPrior(self) { return }
+        // A channel that batches do not hold (an `ObservableArray`'s, edited from any
+        // thread) keeps no batch entry: the derived channels its prior notices reach
+        // pass them once per batch themselves.
+        if _slowPath(BatchContext.isActive), !notifiesInBatches, !BatchContext.allowsPrior(self) { return }
         send(PropertyEvent(isPrior: true, old: old, new: nil, indexed: indexed))
     }
 }

@@ -21,11 +21,12 @@ import Dispatch
 /// thread run it again when it returns, rather than run it re-entrantly or at once on a
 /// second thread. A reaction that keeps changing what it reads stops the program with a
 /// message naming the key paths, as a loop that never ends would otherwise hang it: after
-/// ``runLimit`` runs in a row (each asked for during the last), or ``runLimit`` runs in
-/// one flush of a batch that changes made by reactions' runs asked for (directly, or
-/// through observers that those changes reached). Runs that other changes ask for are
-/// not counted: an observer may set a property that a reaction reads any number of times
-/// in one flush (a countdown), and the reaction runs each time.
+/// ``runLimit`` runs in a row (each asked for during the last), or when a batch's flush
+/// asks for a run with a change that a chain of more than ``runLimit`` reactions' runs
+/// caused, one causing the next (directly, or through the observers that a change
+/// reached; see `BatchContext.deliveringDepth`). Only the length of such a chain counts:
+/// an observer may set a property that a reaction reads any number of times in one
+/// flush (a countdown), and the reaction runs each time, setting what it likes.
 ///
 /// Lifetime: the links with the channels hold the reaction; ``cancel()`` (the returned
 /// `AnyCancellable`) drops them and the closure. The reaction holds no model itself.
@@ -125,20 +126,20 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     func dependencyDidChange(_ indexed: IndexedChange?, setOwner: ObjectIdentifier?) {
         // A batch's flush: one run sees every change made before it.
-        var causedByReaction = false
+        var depth = 0
         if BatchContext.isActive {
             let repeated = BatchContext.withCurrent { context in
-                causedByReaction = context.flushing && context.deliveringCausedByReaction
+                if context.flushing { depth = context.deliveringDepth }
                 return lock.withLock { batchMark.isRepeat(in: context) }
             }
             if repeated == true { return }
         }
         switch schedule {
         case .inline:
-            trigger(trusting: setOwner, countingInFlush: causedByReaction)
+            trigger(trusting: setOwner, depth: depth)
         case .mainActor:
             if MainThread.isCurrent {
-                trigger(trusting: setOwner, countingInFlush: causedByReaction)
+                trigger(trusting: setOwner, depth: depth)
             } else {
                 DispatchQueue.main.async { [weak self] in self?.trigger() }
             }
@@ -155,9 +156,9 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     /// Runs the closure now, or has the thread running it run it again. `trustedOwner`:
     /// the model whose set this thread is delivering, if the run is part of that delivery
-    /// (see `DependencyTracking.Recorder.trustedOwner`). `countingInFlush`: a change that a
-    /// reaction's run caused asks for the run, which counts towards the flush's limit.
-    private func trigger(trusting trustedOwner: ObjectIdentifier? = nil, countingInFlush: Bool = false) {
+    /// (see `DependencyTracking.Recorder.trustedOwner`). `depth`: that of the change that
+    /// asks for the run (see the type's comment).
+    private func trigger(trusting trustedOwner: ObjectIdentifier? = nil, depth: Int = 0) {
         var current = state.load(ordering: .relaxed)
         while true {
             if current & State.cancelled != 0 { return }
@@ -170,7 +171,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             let (exchanged, original) = state.compareExchange(
                 expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if exchanged {
-                if runsNow { runUntilSettled(trusting: trustedOwner, countingInFlush: countingInFlush) }
+                if runsNow { runUntilSettled(trusting: trustedOwner, depth: depth) }
                 return
             }
             current = original
@@ -179,10 +180,9 @@ final class Reaction: DependentHandler, @unchecked Sendable {
 
     /// Runs the closure until no change arrived during its last run, then gives up
     /// `State.running` (or, cancelled meanwhile, drops the closure and what it read).
-    /// The caller holds `State.running`, and so ``body`` and ``tracked``. `countingInFlush`:
-    /// the first run counts towards the limit of the flush under way (see the type's
-    /// comment); the next ones count towards the limit of runs in a row.
-    private func runUntilSettled(trusting trustedOwner: ObjectIdentifier? = nil, countingInFlush: Bool = false) {
+    /// The caller holds `State.running`, and so ``body`` and ``tracked``. `depth`: that of
+    /// the change that asked for the first run; the closure's changes are one deeper.
+    private func runUntilSettled(trusting trustedOwner: ObjectIdentifier? = nil, depth: Int = 0) {
         // Moved out for the runs, and back at the end: read from the field, the array
         // was retained and released around each run.
         var expected: [any DependencySource] = []
@@ -190,7 +190,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
         var runs = 0
         while true {
             runs += 1
-            if runs > Self.runLimit || (runs == 1 && countingInFlush && runsInThisFlush() > Self.runLimit) {
+            if runs > Self.runLimit || depth > Self.runLimit {
                 stopRunaway(expected)
             }
             // The batch ends inside: the closure's own sets are delivered, and a change
@@ -198,7 +198,7 @@ final class Reaction: DependentHandler, @unchecked Sendable {
             var missedChange = false
             // Every run here is part of the delivery that started the first (a change from
             // elsewhere only asks for another run), so `trustedOwner` holds for each.
-            if let reads = Self.run(body.unsafelyUnwrapped, expecting: expected, trusting: trustedOwner) {
+            if let reads = Self.run(body.unsafelyUnwrapped, expecting: expected, trusting: trustedOwner, depth: depth) {
                 relink(to: reads.sources)
                 expected = reads.sources
                 // A property read for the first time and set after the read (by the
@@ -233,24 +233,19 @@ final class Reaction: DependentHandler, @unchecked Sendable {
     /// One run of `body`, as a batch, tracking what it reads: returns what it read, or
     /// `nil` if exactly `expected`. The caller holds `body`'s reference for the whole run.
     private static func run(
-        _ body: Unmanaged<Body>, expecting expected: [any DependencySource], trusting trustedOwner: ObjectIdentifier?
+        _ body: Unmanaged<Body>, expecting expected: [any DependencySource], trusting trustedOwner: ObjectIdentifier?,
+        depth: Int
     ) -> DependencyTracking.TrackedReads? {
         body._withUnsafeGuaranteedRef { body in
             BatchContext.batch { context in
-                // The closure's sets are marked as a reaction's (see `runUntilSettled`).
-                context._withUnsafeGuaranteedRef { $0.reactionRuns += 1 }
-                defer { context._withUnsafeGuaranteedRef { $0.reactionRuns -= 1 } }
+                // The closure's changes are one deeper than the one that ran it (see the
+                // type's comment); restored after, for a run nested in another's.
+                let outer = context._withUnsafeGuaranteedRef { $0.runDepth }
+                context._withUnsafeGuaranteedRef { $0.runDepth = depth + 1 }
+                defer { context._withUnsafeGuaranteedRef { $0.runDepth = outer } }
                 return DependencyTracking.trackChanges(expecting: expected, in: context, trusting: trustedOwner) { body.run() }
             }
         }
-    }
-
-    /// Counts a run in the flush under way on this thread (one that a delivery of the
-    /// flush started, of a change that a reaction's run caused), and returns the count so
-    /// far; 0 outside a flush.
-    private func runsInThisFlush() -> Int {
-        guard let context = BatchContext.current, context.flushing else { return 0 }
-        return lock.withLock { batchMark.countRun(in: context) }
     }
 
     /// Links with what the last run read, and leaves what it no longer reads. Only the

@@ -17,9 +17,11 @@ import Synchronization
 /// - In a batch (`batchChanges`, or a flush, where a callback's sets are held too), sets
 ///   of one property make one notification, so a count would leave a write unmatched and
 ///   take the user's next change for an echo. The write is marked instead: the batch
-///   records which binding made the last set of the property (`BatchContext.writer`), and
-///   the notification is an echo exactly when that last set was this binding's write to
-///   this side. A user's set after the binding's, in the same batch, is then carried over.
+///   records which binding made the last set of the property (`BatchContext.writer`, for
+///   the first set the write makes: a set nested in it, such as the side's `didSet`
+///   correcting the value, is not the binding's), and the notification is an echo
+///   exactly when that last set was this binding's write to this side. A user's set
+///   after the binding's, in the same batch, is then carried over.
 ///
 /// Lifetime: the forward direction's closures hold the link; the backward direction's
 /// closures hold it weakly; the link holds the backward subscription. So the link, and

@@ -237,23 +237,22 @@ public final class ObservableArray<Element> {
     /// runs no user code; what it removes from the copy the elements still hold).
     @usableFromInline @inline(never)
     func announce(planning body: (inout [Element], inout [CollectionChange<Element>.Edit]) -> Void) {
-        let edits = channel.withLock {
+        let (before, edits) = channel.withLock {
             var copy = storage.elements
             var edits: [CollectionChange<Element>.Edit] = []
             body(&copy, &edits)
-            return edits
+            return (storage.elements, edits)
         }
-        announce(edits)
+        announce(edits, before: before)
     }
 
-    /// Sends the prior notice of `edits`, about to be made (see ``announce(planning:)``).
-    /// Another thread may change the array between the notice and the change: each
-    /// change still gets its own notification after it.
+    /// Sends the prior notice of `edits`, about to be made to `before` (see
+    /// ``announce(planning:)``). Another thread may change the array between the notice
+    /// and the change: each change still gets its own notification after it.
     @usableFromInline
-    func announce(_ edits: [CollectionChange<Element>.Edit]) {
+    func announce(_ edits: [CollectionChange<Element>.Edit], before: [Element]) {
         guard !edits.isEmpty else { return }
-        let elements = channel.withLock { storage.elements }
-        channel.sendPrior(old: CollectionChange(collection: elements, changes: []), indexed: indexedChange(for: edits))
+        channel.sendPrior(old: CollectionChange(collection: before, changes: []), indexed: indexedChange(for: edits))
     }
 
     /// Computes new contents with `plan` from a copy of the elements, outside the lock
@@ -266,11 +265,17 @@ public final class ObservableArray<Element> {
         // Every change from here to the last check records its thread (see `lastWriter`).
         channel.withLock { storage.planners += 1 }
         defer { channel.withLock { storage.planners -= 1 } }
+        var announced = false
         while true {
             let (before, version) = channel.withLock { (storage.elements, storage.version) }
             let (after, edits) = try plan(before)
             if edits.isEmpty { return }
-            if channel.wantsPrior { announce(edits) }
+            // Once per call: a plan made again (another thread changed the array) is the
+            // same change for the observers.
+            if !announced, channel.wantsPrior {
+                announce(edits, before: before)
+                announced = true
+            }
             var replaced: [Element] = []   // released after the lock is given up
             var changedBy: UInt?
             channel.send(makingUnderLock: {

@@ -21,9 +21,11 @@
 ///   closure's own sets, delivered as one batch when it returns) runs it again after the
 ///   current run. A closure that sets what it reads runs again until the values settle;
 ///   if it is still changing them after 100 runs in one flush of changes, the program
-///   stops with a message naming the key paths. Only runs that reactions' own changes
-///   cause count (directly, or through observers they reach, as with two reactions that
-///   feed each other): an observer may set what the closure reads any number of times.
+///   stops with a message naming the key paths. What counts is a chain of runs, each
+///   caused by a change that the last one made (directly, or through observers that the
+///   change reached, as with two reactions that feed each other): an observer may set
+///   what the closure reads any number of times in one flush, and what the closure sets
+///   each time may run other reactions that change nothing.
 /// - **Lifetime**: the reaction holds the closure, not the models (what the closure
 ///   captures, it holds). Cancelling the returned value, or releasing it, ends the
 ///   reaction: no run starts after that.

@@ -16,6 +16,14 @@ final class TwoWayField: KeyValueObservable, BindingOwner {
     var subscriptions = Set<AnyCancellable>()
 }
 
+/// A field whose text is kept to four characters by its `didSet`.
+final class TwoWayShortField: KeyValueObservable, BindingOwner {
+    @Observed var text: String? = "" {
+        didSet { if let text, text.count > 4 { self.text = String(text.prefix(4)) } }
+    }
+    var subscriptions = Set<AnyCancellable>()
+}
+
 /// The spec's person: a model that is not an owner.
 final class TwoWayPerson: KeyValueObservable {
     @Observed var firstName = "Grace"
@@ -392,6 +400,21 @@ struct BindTwoWayTests {
         #expect(person.firstName == "EMMY")
         #expect(names.values == ["ADA", "GRACE", "EMMY"])
         withExtendedLifetime(normalise) {}
+    }
+
+    @Test func aDidSetThatCorrectsTheBindingsWriteInABatchIsCarriedBack() {
+        // The right side's `didSet` shortens what the binding writes, inside the write:
+        // that set is not the binding's, so the shortened value reaches the left.
+        let person = TwoWayPerson()
+        let field = TwoWayShortField()
+        person.reactive.firstName <~> field.reactive.text
+        batchChanges { person.firstName = "Bartholomew" }
+        #expect(field.text == "Bart")
+        #expect(person.firstName == "Bart")
+        person.firstName = "Ada"
+        #expect(field.text == "Ada")
+        field.text = "Emmeline"
+        #expect(person.firstName == "Emme")
     }
 
     @Test func aSetAfterTheBindingsWriteInOneFlushIsCarriedBack() {

@@ -137,6 +137,28 @@ struct ObservableArrayKeyPathTests {
         withExtendedLifetime((tasksToken, countToken)) {}
     }
 
+    @Test func inABatchThePriorNoticeAndTheChangeAreBothSettings() {
+        // In a batch the array's key path gets one `.setting` for all its edits, and its
+        // prior notice, which comes at the first edit, is a `.setting` too. An edit made
+        // by an observer during the flush gets a prior notice of its own.
+        let board = ArrayBoard()
+        var tasks: [String] = []
+        let token = board.observe(\.tasks, options: [.prior, .new]) { _, change in
+            tasks.append("\(change.isPrior ? "prior " : "")\(change.kind) \(change.indexes == nil ? "" : "indexed")")
+        }
+        let refill = board.observe(\.filter, options: [.new]) { board, change in
+            if change.newValue == "refill" { board.tasks.append("c") }
+        }
+        batchChanges {
+            board.tasks.append("a")
+            board.tasks.append("b")
+            board.filter = "refill"
+        }
+        #expect(board.tasks.elements == ["a", "b", "c"])
+        #expect(tasks == ["prior setting ", "setting ", "prior setting ", "setting "])
+        withExtendedLifetime((token, refill)) {}
+    }
+
     @Test func aKeyPathOverTheArrayWaitsForTheEndOfABatchItsChangesDoNot() {
         // The array's `changes` get each edit at once; `\.tasks.count` gets one change,
         // at the end, as for any key path in a batch.

@@ -443,4 +443,24 @@ struct RelAutorunExitTests {
             withExtendedLifetime((reaction, countdown)) {}
         }
     }
+
+    @Test func aReactionThatReadsWhatAnotherSetsAtEachStepOfACountdownIsNotStopped() async {
+        // An observer counts down from 150 in one flush; one reaction writes what a
+        // second one reads, at each step. Each chain of runs is two long (the writer's
+        // change runs the reader, which changes nothing): neither is a runaway, though
+        // the reader runs 151 times for changes that a reaction made.
+        await #expect(processExitsWith: .success) {
+            let person = ObsPerson()
+            let writer = autorun { person.lastName = "\(person.count)" }
+            var seen: [String] = []
+            let reader = autorun { seen.append(person.lastName) }
+            let countdown = person.observe(\.count, options: [.new]) { person, change in
+                if change.newValue! > 0 { person.count = change.newValue! - 1 }
+            }
+            batchChanges { person.count = 150 }
+            precondition(person.count == 0 && person.lastName == "0", "\(person.count) \(person.lastName)")
+            precondition(seen == ["0"] + (0...150).reversed().map(String.init), "seen: \(seen)")
+            withExtendedLifetime((writer, reader, countdown)) {}
+        }
+    }
 }
