@@ -3,6 +3,11 @@ import Synchronization
 // Delivery: sending events to a `Channel`'s observers, one at a time and in order, with
 // the events and registrations that arrive meanwhile queued for the deliverer (see the
 // type's contract in Channel.swift).
+//
+// The loop over the observers is written out in each kind of send, on purpose: moved to
+// one always-inlined method that takes the call as a closure, it was left a call with
+// an unspecialized closure in the setter (measured: set + notify 6.3 -> 13 ns,
+// `ObservableArray.append` 22 -> 38 ns).
 extension Channel {
     /// Sends `event` to every observer (see the type's contract).
     ///

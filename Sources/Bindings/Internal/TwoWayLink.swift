@@ -75,13 +75,13 @@ final class TwoWayLink: Sendable {
     /// Makes the binding's write to `side` (`set`): counted, or in a batch on this thread
     /// marked as this link's (see the type's comment).
     func write(_ side: Side, _ set: () -> Void) {
-        let marked: Void? = BatchContext.withCurrent { context in
+        if let context = BatchContext.current {
             let outer = context.writer
             context.writer = mark(side)
             defer { context.writer = outer }
             set()
+            return
         }
-        guard marked == nil else { return }
         switch side {
         case .left: pendingLeft.add(1, ordering: .acquiringAndReleasing)
         case .right: pendingRight.add(1, ordering: .acquiringAndReleasing)
@@ -94,9 +94,8 @@ final class TwoWayLink: Sendable {
     /// write to `side`; otherwise whether a write to `side` was counted, which is then
     /// uncounted.
     func isEcho(_ side: Side) -> Bool {
-        if let inFlush = BatchContext.withCurrent({ $0.flushing ? $0.deliveringWriter == mark(side) : nil }),
-           let echo = inFlush {
-            return echo
+        if let context = BatchContext.current, context.flushing {
+            return context.deliveringWriter == mark(side)
         }
         switch side {
         case .left: return Self.takeOne(pendingLeft)
