@@ -384,8 +384,9 @@ class BatchEntry {
 @usableFromInline
 final class ChannelBatchEntry<Value>: BatchEntry {
     /// The channel owns its entry: while the entry waits, the context retains the
-    /// channel.
-    @usableFromInline unowned(unsafe) let channel: PropertyChannel<Value>
+    /// channel. Used with no retain of its own (a retain and a release per delivery,
+    /// which `unowned(unsafe)` still made).
+    @usableFromInline let channel: Unmanaged<PropertyChannel<Value>>
     /// The value before the batch's first change, if some observer wanted it then.
     @exclusivity(unchecked) @usableFromInline var old: Value?
     /// The value of the last change.
@@ -393,7 +394,7 @@ final class ChannelBatchEntry<Value>: BatchEntry {
 
     @inlinable
     init(channel: PropertyChannel<Value>, deliver: @escaping (BatchEntry) -> Void) {
-        self.channel = channel
+        self.channel = Unmanaged.passUnretained(channel)
         super.init(deliver: deliver)
     }
 
@@ -411,7 +412,9 @@ final class ChannelBatchEntry<Value>: BatchEntry {
             guard let new else { return }
             // As a set sends (no event unless it must wait), but without holding the
             // model (see `PropertyChannel.callWithoutHolding`).
-            entry.channel.deliverChange(old: old, new: new, indexed: nil, objectHeld: false)
+            entry.channel._withUnsafeGuaranteedRef {
+                $0.deliverChange(old: old, new: new, indexed: nil, objectHeld: false)
+            }
         }
         // Owned by the channel, which releases it in its deinit.
         let unmanaged = Unmanaged.passRetained(entry)
