@@ -15,11 +15,11 @@ extension Publisher where Failure == Never {
         to target: Target, isolation: isolated (any Actor)? = #isolation,
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
-        BindingSink(
-            owner: target, delivery: .forNonisolatedOwner(isolation),
-            receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
-            receiveCompletion: nil
-        ).bind(self)
+        CallerIsolation.subscribingOnCallerActor(isolation, receiveValue) { receiveValue in
+            BindingSink(
+                owner: target, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue, receiveCompletion: nil
+            ).bind(self)
+        }
     }
 
     /// Binds this publisher to `target` with a closure, for a target whose conformance to
@@ -35,11 +35,11 @@ extension Publisher where Failure == Never {
         to target: Target, isolation: isolated (any Actor)? = #isolation,
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
-        BindingSink(
-            owner: target, delivery: .forOwnerOfUnknownIsolation(isolation),
-            receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
-            receiveCompletion: nil
-        ).bind(self)
+        CallerIsolation.subscribingOnCallerActor(isolation, receiveValue) { receiveValue in
+            BindingSink(
+                owner: target, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue, receiveCompletion: nil
+            ).bind(self)
+        }
     }
 
     /// Binds this publisher to `target`, delivering on `scheduler`.
@@ -55,11 +55,11 @@ extension Publisher where Failure == Never {
         to target: Target, on scheduler: S, isolation: isolated (any Actor)? = #isolation,
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
-        BindingSink(
-            owner: target, delivery: .forNonisolatedOwner(isolation),
-            receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
-            receiveCompletion: nil
-        ).bind(receive(on: scheduler))
+        CallerIsolation.subscribingOnCallerActor(isolation, receiveValue) { receiveValue in
+            BindingSink(
+                owner: target, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue, receiveCompletion: nil
+            ).bind(receive(on: scheduler))
+        }
     }
 
     /// Binds this publisher to `target`, delivering on `scheduler`, for a target whose
@@ -70,11 +70,11 @@ extension Publisher where Failure == Never {
         to target: Target, on scheduler: S, isolation: isolated (any Actor)? = #isolation,
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
-        BindingSink(
-            owner: target, delivery: .forOwnerOfUnknownIsolation(isolation),
-            receiveValue: CallerIsolation.onCallerActor(isolation, receiveValue),
-            receiveCompletion: nil
-        ).bind(receive(on: scheduler))
+        CallerIsolation.subscribingOnCallerActor(isolation, receiveValue) { receiveValue in
+            BindingSink(
+                owner: target, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue, receiveCompletion: nil
+            ).bind(receive(on: scheduler))
+        }
     }
 
     /// Binds this publisher to a binding target, delivering on `scheduler`.

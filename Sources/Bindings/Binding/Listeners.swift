@@ -145,9 +145,11 @@ extension Observed.Publisher: ListenerChannelProvider {
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
     ) {
-        addListener(
-            listener, skipInitialValue: skipInitialValue, onMainActor: isolation === MainActor.shared,
-            storage: nil, handler: CallerIsolation.onCallerActor(isolation, handler))
+        CallerIsolation.subscribingOnCallerActor(isolation, handler) { handler in
+            addListener(
+                listener, skipInitialValue: skipInitialValue, onMainActor: isolation === MainActor.shared,
+                storage: nil, handler: handler)
+        }
     }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
@@ -165,7 +167,9 @@ extension Observed.Publisher: ListenerChannelProvider {
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
     ) {
-        addOwnerListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: CallerIsolation.onCallerActor(isolation, handler))
+        CallerIsolation.subscribingOnCallerActor(isolation, handler) { handler in
+            addOwnerListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
+        }
     }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
@@ -184,8 +188,10 @@ extension Observed.Publisher: ListenerChannelProvider {
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
     ) {
-        addPossiblyIsolatedOwnerListener(
-            listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: CallerIsolation.onCallerActor(isolation, handler))
+        CallerIsolation.subscribingOnCallerActor(isolation, handler) { handler in
+            addPossiblyIsolatedOwnerListener(
+                listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
+        }
     }
 
     /// Removes every handler that `listener` bound to this property.
@@ -211,9 +217,11 @@ extension ObservableValue: ListenerChannelProvider {
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
     ) {
-        addListener(
-            listener, skipInitialValue: skipInitialValue, onMainActor: isolation === MainActor.shared,
-            storage: nil, handler: CallerIsolation.onCallerActor(isolation, handler))
+        CallerIsolation.subscribingOnCallerActor(isolation, handler) { handler in
+            addListener(
+                listener, skipInitialValue: skipInitialValue, onMainActor: isolation === MainActor.shared,
+                storage: nil, handler: handler)
+        }
     }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
@@ -231,7 +239,9 @@ extension ObservableValue: ListenerChannelProvider {
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
     ) {
-        addOwnerListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: CallerIsolation.onCallerActor(isolation, handler))
+        CallerIsolation.subscribingOnCallerActor(isolation, handler) { handler in
+            addOwnerListener(listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
+        }
     }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
@@ -250,8 +260,10 @@ extension ObservableValue: ListenerChannelProvider {
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
     ) {
-        addPossiblyIsolatedOwnerListener(
-            listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: CallerIsolation.onCallerActor(isolation, handler))
+        CallerIsolation.subscribingOnCallerActor(isolation, handler) { handler in
+            addPossiblyIsolatedOwnerListener(
+                listener, skipInitialValue: skipInitialValue, isolation: isolation, handler: handler)
+        }
     }
 
     /// Removes every handler that `listener` bound to this value.

@@ -3,8 +3,14 @@ import Synchronization
 /// Delivers to a callback made on an actor other than the main actor (a `sink` called in
 /// an actor's method): on that actor, in order, through one task that runs there and
 /// takes the events from a stream. No thread can enter an arbitrary actor synchronously,
-/// so every value arrives asynchronously, also one sent by the actor itself: later, but
+/// so a value arrives asynchronously, also one sent by the actor itself: later, but
 /// never on a thread where the callback would race with the actor.
+///
+/// Except while the subscription is being made (``subscribing(_:)``), on the actor: what
+/// the subscription delivers then on that thread (the initial value of a `sink`, the
+/// `.initial` change of `observe`) runs at once, before the call returns, as it does
+/// everywhere else; unless an event already went into the stream, which nothing
+/// overtakes.
 ///
 /// Cancellation finishes the stream and cancels the task: nothing runs after `cancel()`
 /// returns on the actor (events still in the stream are dropped). When the subscription
@@ -31,9 +37,19 @@ final class ActorDelivery<Event>: StoppableDelivery, @unchecked Sendable {
 
     private let continuation: AsyncStream<Handover>.Continuation
     private let state = State()
+    /// The callback, for the events it takes at once (see ``subscribing(_:)``).
+    private let receive: (Event) -> Void
+    /// The thread making the subscription, on the actor, while it does; 0 otherwise.
+    /// Written only by that thread: another thread reads a value that is never its own
+    /// identifier, whichever it sees.
+    private let subscribingThread = Atomic<UInt>(0)
+    /// Whether an event went into the stream: from then on every event does. Read and
+    /// written by the subscription's deliveries, which its source makes one at a time.
+    private let streamed = Atomic<Bool>(false)
 
-    private init(continuation: AsyncStream<Handover>.Continuation) {
+    private init(continuation: AsyncStream<Handover>.Continuation, receive: @escaping (Event) -> Void) {
         self.continuation = continuation
+        self.receive = receive
     }
 
     deinit {
@@ -50,7 +66,7 @@ final class ActorDelivery<Event>: StoppableDelivery, @unchecked Sendable {
         on isolation: isolated (any Actor)?, _ receive: @escaping (Event) -> Void
     ) -> (ActorDelivery, (Event) -> Void) {
         let (stream, continuation) = AsyncStream<Handover>.makeStream()
-        let delivery = ActorDelivery(continuation: continuation)
+        let delivery = ActorDelivery(continuation: continuation, receive: receive)
         let state = delivery.state
         // Isolated to `isolation` (it captures it): the callback runs on the actor.
         state.task = Task {
@@ -71,15 +87,30 @@ final class ActorDelivery<Event>: StoppableDelivery, @unchecked Sendable {
         _ subscribe: (@escaping (Event) -> Void) -> AnyCancellable
     ) -> AnyCancellable {
         let (delivery, deliver) = make(on: isolation, receive)
-        let inner = subscribe(deliver)
+        let inner = delivery.subscribing { subscribe(deliver) }
         return AnyCancellable.unchecked { [weak delivery] in
             delivery?.cancel()
             inner.cancel()
         }
     }
 
+    /// Makes the subscription with `body`, during which what this thread delivers runs at
+    /// once. Called only on the actor that the callback was made on (the caller is
+    /// isolated to it): the callback then runs there.
+    @usableFromInline
+    func subscribing<Result>(_ body: () -> Result) -> Result {
+        subscribingThread.store(currentThreadID(), ordering: .relaxed)
+        defer { subscribingThread.store(0, ordering: .relaxed) }
+        return body()
+    }
+
     private func deliver(_ event: Event) {
         if state.cancelled.load(ordering: .acquiring) { return }
+        if subscribingThread.load(ordering: .relaxed) == currentThreadID(), !streamed.load(ordering: .relaxed) {
+            receive(event)
+            return
+        }
+        streamed.store(true, ordering: .relaxed)
         continuation.yield(Handover(event: event))
     }
 

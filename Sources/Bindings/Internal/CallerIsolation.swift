@@ -43,6 +43,24 @@ extension CallerIsolation {
     }
 }
 
+extension CallerIsolation {
+    /// ``onCallerActor(_:_:)`` for a closure that `subscribe` subscribes at once (a
+    /// listener's handler): what the subscription delivers while `subscribe` runs, on the
+    /// actor (the current value), runs at once, as everywhere else (see
+    /// `ActorDelivery.subscribing(_:)`).
+    @usableFromInline @discardableResult
+    static func subscribingOnCallerActor<Target: AnyObject, Value, Result>(
+        _ isolation: isolated (any Actor)?, _ body: @escaping (Target, Value) -> Void,
+        _ subscribe: (@escaping (Target, Value) -> Void) -> Result
+    ) -> Result {
+        guard isolation != nil, !CallerIsolation.isMainActor(isolation) else { return subscribe(body) }
+        let (delivery, deliver) = ActorDelivery<(WeakReference<Target>, Value)>.make(on: isolation) { event in
+            if let target = event.0.object { body(target, event.1) }
+        }
+        return delivery.subscribing { subscribe { target, value in deliver((WeakReference(target), value)) } }
+    }
+}
+
 /// A binding's two closures, as one event stream (see
 /// `CallerIsolation.onCallerActor(_:_:_:)`).
 @usableFromInline

@@ -141,7 +141,7 @@ extension KeyValueObservable {
     /// made in main-actor code (`isolation`, filled in for you), it runs on the main
     /// queue only: at once when the change is made there, otherwise through the main
     /// queue, in order; made on another actor, it runs on that actor, asynchronously, in
-    /// order.
+    /// order (`.initial` too runs before this returns).
     /// Keep the returned token: the observation ends when it is released.
     @inlinable
     public func observe<Value>(
@@ -176,7 +176,8 @@ extension KeyValueObservable {
     }
 
     /// ``observe(_:options:isolation:changeHandler:)`` from another actor's code: the
-    /// handler runs on that actor, asynchronously (see `ActorDelivery`).
+    /// handler runs on that actor, asynchronously, but for `.initial`, at once (see
+    /// `ActorDelivery`).
     @usableFromInline
     func observe<Value>(
         on isolation: isolated (any Actor)?, _ specialization: DerivedSpecialization<Self, Value>,
@@ -185,7 +186,9 @@ extension KeyValueObservable {
         let (delivery, deliver) = ActorDelivery<(Self, KeyValueObservedChange<Value>)>.make(on: isolation) {
             changeHandler($0.0, $0.1)
         }
-        return observe(specialization, options: options, changeHandler: { deliver(($0, $1)) }, delivery: delivery)
+        return delivery.subscribing {
+            observe(specialization, options: options, changeHandler: { deliver(($0, $1)) }, delivery: delivery)
+        }
     }
 
     /// ``observe(_:options:isolation:changeHandler:)`` from main-actor code: the handler

@@ -60,9 +60,11 @@ extension ObservableArray {
         /// Called from main-actor code (`isolation`, filled in for you), the closure runs
         /// on the main queue only: at once when the change is made there, otherwise
         /// through the main queue, in order. From another actor it runs on that actor,
-        /// asynchronously, in order. From nonisolated code it runs on a thread that
-        /// changes the array, or on the subscribing thread for the first changeset (and
-        /// for changes made while that one is delivered), one call at a time.
+        /// asynchronously, in order, but for what the subscription sends at once (a
+        /// current value), which it gets before this returns. From nonisolated code it
+        /// runs on a thread that changes the array, or on the subscribing thread for the
+        /// first changeset (and for changes made while that one is delivered), one call
+        /// at a time.
         public func sink(
             isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
         ) -> AnyCancellable {

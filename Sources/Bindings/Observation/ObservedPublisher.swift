@@ -42,7 +42,9 @@ extension Observed {
         /// Called from main-actor code (`isolation`, filled in for you), the closure runs
         /// on the main queue only: at once when the value is set there, otherwise through
         /// the main queue, in order. From another actor it runs on that actor,
-        /// asynchronously, in order. From nonisolated code it runs on the thread that sets.
+        /// asynchronously, in order, but for what the subscription sends at once (a
+        /// current value), which it gets before this returns. From nonisolated code it
+        /// runs on the thread that sets.
         @inlinable
         public consuming func sink(
             isolation: isolated (any Actor)? = #isolation, receiveValue: consuming @escaping (Value) -> Void

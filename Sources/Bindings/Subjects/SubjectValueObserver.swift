@@ -143,7 +143,8 @@ extension CurrentValueSubject where Failure == Never {
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is sent there, otherwise through the
     /// main queue, in order. From another actor it runs on that actor, asynchronously, in
-    /// order. From nonisolated code it runs on the thread that sends.
+    /// order, but for what the subscription sends at once (a current value), which it
+    /// gets before this returns. From nonisolated code it runs on the thread that sends.
     @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void
@@ -163,7 +164,8 @@ extension PassthroughSubject where Failure == Never {
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is sent there, otherwise through the
     /// main queue, in order. From another actor it runs on that actor, asynchronously, in
-    /// order. From nonisolated code it runs on the thread that sends.
+    /// order, but for what the subscription sends at once (a current value), which it
+    /// gets before this returns. From nonisolated code it runs on the thread that sends.
     @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void

@@ -186,7 +186,8 @@ extension Publisher {
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is set there, otherwise through the
     /// main queue, in order. From another actor it runs on that actor, asynchronously, in
-    /// order. From nonisolated code it runs on the thread that sends.
+    /// order, but for what the subscription sends at once (a current value), which it
+    /// gets before this returns. From nonisolated code it runs on the thread that sends.
     public func sink(
         isolation: isolated (any Actor)? = #isolation,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
@@ -232,7 +233,8 @@ extension Publisher where Failure == Never {
     /// Called from main-actor code (`isolation`, filled in for you), the closure runs on
     /// the main queue only: at once when the value is set there, otherwise through the
     /// main queue, in order. From another actor it runs on that actor, asynchronously, in
-    /// order. From nonisolated code it runs on the thread that sends.
+    /// order, but for what the subscription sends at once (a current value), which it
+    /// gets before this returns. From nonisolated code it runs on the thread that sends.
     @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation, receiveValue: @escaping (Output) -> Void

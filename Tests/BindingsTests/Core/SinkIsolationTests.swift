@@ -50,6 +50,29 @@ private actor SinkActor {
         return changes
     }
 
+    /// Subscribes, then updates the value: returns what the closure had seen when the
+    /// update returned.
+    func subscribeAndUpdate(_ value: ObservableValue<Int>, to next: Int) -> [Int] {
+        subscription = value.sink { v in
+            self.assertIsolated()
+            self.seen.append(v)
+        }
+        value.update(next)
+        return seen
+    }
+
+    /// Observes a model of its own with `.initial`, then sets it: returns what the
+    /// handler had seen when the set returned.
+    func observeInitialAndSet() -> [Int] {
+        let model = SinkIsolationModel()
+        token = model.observe(\.count, options: [.initial, .new]) { _, change in
+            self.assertIsolated()
+            self.changes.append(change.newValue!)
+        }
+        model.count = 1
+        return changes
+    }
+
     func cancel() {
         subscription?.cancel()
         token?.invalidate()
@@ -73,6 +96,21 @@ private actor SinkActor {
             self.assertIsolated()
             shelf.titles.append("listener " + value)
         }
+    }
+
+    /// Binds the shelf with `bind(to:)` and as a listener, then updates the title: returns
+    /// the titles the closures had added when the update returned.
+    func bindAndListenThenUpdate(_ title: ObservableValue<String>, to next: String) -> [String] {
+        title.bind(to: shelf) { shelf, value in
+            self.assertIsolated()
+            shelf.titles.append("bind " + value)
+        }
+        title.bind(shelf) { shelf, value in
+            self.assertIsolated()
+            shelf.titles.append("listener " + value)
+        }
+        title.update(next)
+        return shelf.titles
     }
 
     func bindShelf(to title: ObservableValue<String>) {
@@ -251,6 +289,26 @@ struct SinkIsolationTests {
         await eventually { await recorder.changes.count == 2 }
         #expect(await recorder.changes == [1, 2])
         await recorder.cancel()
+    }
+
+    /// What a `sink`, `observe`, `bind(to:)` or listener made in an actor's method gets
+    /// while it subscribes (the current value, the `.initial` change) runs at once, on the
+    /// actor, before the call returns, as everywhere else (SPEC: `.initial` fires before `observe` returns);
+    /// what follows arrives asynchronously, in order, after it.
+    @Test func anActorsSubscriptionGetsItsInitialValueBeforeTheCallReturns() async {
+        let recorder = SinkActor()
+        let value = ObservableValue(0)
+        #expect(await recorder.subscribeAndUpdate(value, to: 1) == [0])
+        await eventually { await recorder.seen.count == 2 }
+        #expect(await recorder.seen == [0, 1])
+        #expect(await recorder.observeInitialAndSet() == [0])
+        await eventually { await recorder.changes.count == 2 }
+        #expect(await recorder.changes == [0, 1])
+        await recorder.cancel()
+        let title = ObservableValue("a")
+        #expect(await recorder.bindAndListenThenUpdate(title, to: "b") == ["bind a", "listener a"])
+        await eventually { await recorder.titles.count == 4 }
+        #expect(await recorder.titles == ["bind a", "listener a", "bind b", "listener b"])
     }
 
     /// An inline binding made on another actor runs its closure on that actor, in order.
