@@ -9,13 +9,17 @@ import Synchronization
 /// binding (`lifetime`), so the binding ends the moment the owner deinitialises. What
 /// `<~` returns is another cancellable (`handle`) that reaches this subscriber weakly and
 /// that this subscriber keeps: the caller may drop it (the binding goes on) or keep it
-/// (the binding still ends with its owner, and releases its closures at once).
+/// (the binding still ends with its owner, and releases its closures at once). Its
+/// `cancel()` takes the owner's cancellable's reference to this subscriber over
+/// (``cancel()``), so that the subscriber, and what the sink's closures capture, go at
+/// once, not with the owner: cancelling breaks a cycle through the closures.
 final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, Subscriber, Cancellable, @unchecked Sendable {
     // `@unchecked Sendable`:
     // - `status`, `queued`: atomics; `onMainActor`: a `let`.
     // - `subscription`: written before `status` goes 0 -> 1 (or cleared when that fails),
     //   then touched only by the one thread that moves `status` on from 1 (as in `Sink`).
     // - `handle`: written once, by `bind` before the subscriber is shared; never read.
+    // - `ownersHandle`: a `Mutex`.
     // - `sink`: read by the upstream's calls, which come one at a time, and by main-queue
     //   blocks, which run in order; cleared once, after the last of those: by the thread
     //   delivering the completion when no block is queued (`queued` is 0, acquiring), else
@@ -40,6 +44,10 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
     private let queued = Atomic<Int>(0)
     /// The caller's cancellable, kept here so that dropping it does not end the binding.
     private var handle: AnyCancellable?
+    /// The owner's cancellable (in its `subscriptions`), unretained, until ``cancel()``
+    /// takes its reference over or it is deinitialised: under the lock, so that it is
+    /// alive while `cancel()` uses it (its deinit waits for the lock to clear it).
+    private let ownersHandle = Mutex<Unmanaged<AnyCancellable>?>(nil)
 
     init(sink: BindingSink<Owner, Input>) {
         self.sink = sink
@@ -48,6 +56,18 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
     }
 
     override func cancelFromHandle() { cancel() }
+
+    /// The owner's cancellable is going (with the owner): forgets it, and ends the binding.
+    /// (It is the only cancellable whose target this is.)
+    override func handleDeinitialized(_ handle: AnyCancellable) {
+        ownersHandle.withLock { $0 = nil }
+        cancel()
+    }
+
+    /// Notes the owner's cancellable, before it is stored (see ``cancel()``).
+    func keep(ownersHandle handle: AnyCancellable) {
+        ownersHandle.withLock { $0 = Unmanaged.passUnretained(handle) }
+    }
 
     /// Makes the cancellable that the binding operators return (see the type's comment).
     func makeHandle() -> AnyCancellable {
@@ -114,12 +134,26 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
         }
     }
 
+    /// Ends the binding, and takes over the owner's cancellable's reference to this
+    /// subscriber (unless that cancellable is cancelling or going, and so took it first):
+    /// the owner's `subscriptions` then keeps an empty cancellable, and the subscriber,
+    /// once its upstream lets go of it (a delivery under way keeps it until it returns),
+    /// goes with its sink.
     func cancel() {
         let previous = status.exchange(3, ordering: .acquiringAndReleasing)
-        guard previous == 1 else { return }
-        let subscription = self.subscription
-        self.subscription = nil
-        subscription?.cancel()
+        if previous == 1 {
+            let subscription = self.subscription
+            self.subscription = nil
+            subscription?.cancel()
+        }
+        let taken = ownersHandle.withLock { handle -> Bool in
+            guard let owners = handle else { return false }
+            handle = nil
+            return owners._withUnsafeGuaranteedRef { $0.target.exchange(nil, ordering: .acquiringAndReleasing) } != nil
+        }
+        // The caller holds this subscriber for the call (the maker's cancellable, through
+        // its weak reference; a delivery, through its upstream), so this is not the last.
+        if taken { Unmanaged.passUnretained(self).release() }
     }
 
     /// Whether the sink may run on the current thread now: anywhere, or for a main-actor
@@ -173,7 +207,11 @@ extension BindingSink {
         source.subscribe(subscriber)
         // Made only when stored: dropping it would cancel, and a finished binding may
         // still have values on their way to the main queue.
-        if !subscriber.hasEnded { owner.subscriptions.insert(AnyCancellable(target: subscriber)) }
+        if !subscriber.hasEnded {
+            let ownersHandle = AnyCancellable(target: subscriber)
+            subscriber.keep(ownersHandle: ownersHandle)
+            owner.subscriptions.insert(ownersHandle)
+        }
         return handle
     }
 }

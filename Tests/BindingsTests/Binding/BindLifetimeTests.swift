@@ -105,6 +105,61 @@ struct BindLifetimeTests {
         #expect(weakToken == nil)
     }
 
+    /// `cancel()` releases what the binding's closures capture at once, while the owner
+    /// lives on, on every path: a subject's `<~`, `~>` and `bind(to:)` (the general
+    /// subscriber), and a property's `bind(to:)` and `<~` (issue: the general path kept
+    /// them until the owner went, so a cancel did not break a cycle through them).
+    @Test func cancellingReleasesTheClosuresWhileTheOwnerLives() {
+        let source = PassthroughSubject<String, Never>()
+        let person = BindPerson()
+        let label = BindLabel()
+        weak var weakToken: Canary?
+        var handles: [AnyCancellable] = []
+        do {
+            let token = Canary()
+            weakToken = token
+            handles.append(label.reactive.holding(token) <~ source)
+            handles.append(source.map(Optional.some) ~> label.reactive.holding(token))
+            handles.append(source.bind(to: label) { label, _ in withExtendedLifetime(token) { label.flashes += 1 } })
+            handles.append(person.reactive.firstName.bind(to: label) { label, _ in withExtendedLifetime(token) {} })
+            handles.append(label.reactive.holding(token) <~ person.reactive.firstName)
+        }
+        source.send("a")
+        #expect(label.flashes == 1)
+        #expect(label.subscriptions.count == 5)
+        for handle in handles.dropLast() { handle.cancel() }
+        #expect(weakToken != nil, "the last binding still holds it")
+        handles.last!.cancel()
+        #expect(weakToken == nil)
+        source.send("b")
+        #expect(label.flashes == 1, "nothing after cancel()")
+        #expect(label.textSets == ["Ada", "a", "a"])
+    }
+
+    /// A cancel breaks a cycle through the closures: a view model that keeps its view,
+    /// bound with a closure that captures the view model.
+    @Test func cancellingBreaksACycleThroughTheClosure() {
+        final class ViewModel {
+            let names = PassthroughSubject<String, Never>()
+            var view: BindLabel?
+        }
+        weak var weakView: BindLabel?
+        weak var weakModel: ViewModel?
+        do {
+            let model = ViewModel()
+            let view = BindLabel()
+            model.view = view
+            weakView = view
+            weakModel = model
+            let binding = model.names.bind(to: view) { view, name in view.name = name + "\(model.view === view)" }
+            model.names.send("a")
+            #expect(view.nameSets == ["atrue"])
+            binding.cancel()
+        }
+        #expect(weakView == nil)
+        #expect(weakModel == nil)
+    }
+
     @Test func bindingsToFinitePublishersAreNotKept() {
         let label = BindLabel()
         label.reactive.text <~ Just("a")
