@@ -273,6 +273,9 @@ extension Channel {
         var delivered: [Pending] = []
         var endedLate: [(observer: ChannelObserver<Event>, tell: Bool)] = []
         let me = currentThreadID()
+        // Events in a row sent from inside this thread's own callbacks (see
+        // `stopRunawayCycle()`).
+        var reentrantRun = 0
         while true {
             lock()
             let next = pendingHead < pending.count ? pending[pendingHead] : nil
@@ -298,6 +301,12 @@ extension Channel {
                 if previous & ChannelState.parked != 0 { ParkingLot.unparkAll(on: parkingKey) }
                 drop(&released, &dropped, &endedLate)
                 if !delivered.isEmpty { delivered.removeAll(keepingCapacity: true) }
+                if next.isReentrant {
+                    reentrantRun += 1
+                    if reentrantRun >= Self.runawayLimit { stopRunawayCycle() }
+                } else {
+                    reentrantRun = 0
+                }
                 deliverer.store(me, ordering: .relaxed)
                 if let target = next.target {
                     if !target.isCancelled { target.receive(next.event) }

@@ -237,7 +237,8 @@ extension Channel {
     @inlinable
     final func queueEvent(_ event: Event) {
         sequence &+= 1
-        pending.append(Pending(sequence: sequence, event: event, target: nil))
+        let isReentrant = deliverer.load(ordering: .relaxed) == currentThreadID()
+        pending.append(Pending(sequence: sequence, event: event, target: nil, isReentrant: isReentrant))
     }
 
     /// Appends under the lock; the channel takes one retain (see `slots`).

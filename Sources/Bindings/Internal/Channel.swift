@@ -114,13 +114,44 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
         @usableFromInline let sequence: UInt64
         @usableFromInline let event: Event
         @usableFromInline let target: ChannelObserver<Event>?
+        /// Sent by the delivering thread from inside one of its own callbacks (a set made
+        /// by an observer of the property), not by another thread.
+        @usableFromInline let isReentrant: Bool
 
         @inlinable
-        init(sequence: UInt64, event: Event, target: ChannelObserver<Event>?) {
+        init(sequence: UInt64, event: Event, target: ChannelObserver<Event>?, isReentrant: Bool = false) {
             self.sequence = sequence
             self.event = event
             self.target = target
+            self.isReentrant = isReentrant
         }
+    }
+
+    /// How many events sent from inside the channel's own callbacks one delivery drains in
+    /// a row before it stops the program as a cycle that never settles (see
+    /// ``stopRunawayCycle()``): far more than any change that settles makes (an observer
+    /// that counts a property down sets it once per step), and reached in well under a
+    /// second by one that does not.
+    @inlinable static var runawayLimit: Int { 100_000 }
+
+    /// What a message names the channel by: the property's name where known.
+    @usableFromInline
+    var nameForMessages: String { "a subject or observable value" }
+
+    /// A delivery drained ``runawayLimit`` events in a row, each sent from inside a
+    /// callback of the one before: a cycle of bindings or observers through this channel
+    /// that never settles. Every set notifies, equal values included (as KVO), so such a
+    /// cycle would run forever, at full speed; it stops the program with a message
+    /// instead, as a runaway `autorun` does.
+    @usableFromInline @inline(never)
+    func stopRunawayCycle() -> Never {
+        fatalError(
+            "Bindings: \(nameForMessages) was changed again from inside its own delivery "
+                + "\(Self.runawayLimit) times in a row: a cycle of bindings or observers that never "
+                + "settles (a property bound to itself, `a <~ b` with `b <~ a`, a ring of two-way "
+                + "bindings, or an observer that always sets what it observes, even to an equal "
+                + "value, since every set notifies). Break the cycle: bind in one direction, use "
+                + "`<~>` for two sides that must stay equal, or set only when the value differs.")
     }
 
     /// A registration that waits until every event numbered up to `after` is delivered.

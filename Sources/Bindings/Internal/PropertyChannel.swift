@@ -97,6 +97,14 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// (`Person.name`), learnt with ``key`` and guarded as it is: what names the property
     /// in a message.
     @exclusivity(unchecked) @usableFromInline var propertyName: String?
+
+    /// The property's name (``propertyName``), or its key path, for messages.
+    override var nameForMessages: String {
+        if let propertyName { return propertyName }
+        if let key { return "\(key)" }
+        return isDerived ? "a key path" : "an observable value"
+    }
+
     /// The object the channel belongs to (an `@Observed` property's model), which tells a
     /// direct observation of an `@Observed` property apart from a computed one.
     @usableFromInline let ownerID: ObjectIdentifier?
