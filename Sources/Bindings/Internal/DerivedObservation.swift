@@ -453,7 +453,13 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         // a re-entrant set is delivered after the model has moved on. (Observers that
         // want prior notices want old values, so the last value is kept for them.)
         let last = lastValue.load()
-        channel.sendPrior(old: last ?? root[keyPath: keyPath], indexed: own(indexed, root: root))
+        let own = self.own(indexed, root: root)
+        if let own, own.kind == .setting {
+            // A set notified by hand, announced with the value before it.
+            channel.sendPrior(old: own.oldElements as? Value ?? last ?? root[keyPath: keyPath])
+        } else {
+            channel.sendPrior(old: last ?? root[keyPath: keyPath], indexed: own)
+        }
     }
 
     @usableFromInline

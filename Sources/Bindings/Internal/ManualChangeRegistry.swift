@@ -137,6 +137,9 @@ enum ManualChangeRegistry {
             channel = existing
         } else {
             channel = PropertyChannel<Void>(key: key, ownerID: entry.id, read: { () })
+            // A key path's observation that depends on it counts as wanting old values:
+            // `willChangeValue(for:)` then reads the value before the change, its old one.
+            channel.linksWantOld = true
             entry.channels[key] = channel
         }
         table.lock.unlock()

@@ -60,6 +60,16 @@ final class IndexedChange: @unchecked Sendable {
         self.oldElements = oldElements
         self.newElements = newElements
     }
+
+    /// Not an indexed change: the value before a set of a key path notified by hand
+    /// (`willChangeValue(for:)`), for the observation of exactly that key path of that
+    /// object, whose old value it is (its evaluation sees only the value after). The
+    /// observation takes the value, and passes no indexed change on.
+    static func setting(from old: Any, key: AnyKeyPath, object: AnyObject) -> IndexedChange {
+        IndexedChange(
+            kind: .setting, indexes: RangeSet(), key: key, object: ObjectIdentifier(object),
+            oldElements: old, newElements: nil)
+    }
 }
 
 /// The channel of one observable value: an `@Observed` property of one object, an

@@ -258,7 +258,15 @@ extension KeyValueObservable {
             ManualChangeRegistry.pushOld(old, for: self, key: keyPath)
             if channel.wantsPrior { channel.sendPrior(old: old) }
         } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
-            channel.sendPrior(old: ())
+            guard channel.wantsOld else {
+                channel.sendPrior(old: ())
+                return
+            }
+            // The value now, the old one of the change: kept for the matching
+            // didChangeValue(for:), and passed to the observation of this key path.
+            let old = self[keyPath: keyPath]
+            ManualChangeRegistry.pushOld(old, for: self, key: keyPath)
+            channel.sendPrior(old: (), indexed: .setting(from: old, key: keyPath, object: self))
         }
     }
 
@@ -269,7 +277,11 @@ extension KeyValueObservable {
             let old = ManualChangeRegistry.popOld(for: self, key: keyPath) as? Value
             channel.sendChange(old: old, new: self[keyPath: keyPath])
         } else if let channel = ManualChangeRegistry.existingChannel(for: self, key: keyPath) {
-            channel.sendChange(old: nil, new: ())
+            if channel.wantsOld, let old = ManualChangeRegistry.popOld(for: self, key: keyPath) {
+                channel.sendChange(old: nil, new: (), indexed: .setting(from: old, key: keyPath, object: self))
+            } else {
+                channel.sendChange(old: nil, new: ())
+            }
         }
     }
 

@@ -38,6 +38,26 @@ private final class Cache: KeyValueObservable {
     }
 }
 
+/// Storage notified by hand that the model may also change silently (a cache filled
+/// without notifying), as Foundation allows: the old value of a change is the value at
+/// `willChangeValue(for:)`, whatever was last notified.
+private final class Gauge: KeyValueObservable {
+    let observationAnchor = ObservationAnchor()
+    var storage = 1
+    var level: Int {
+        get { storage }
+        set {
+            willChangeValue(for: \.level)
+            storage = newValue
+            didChangeValue(for: \.level)
+        }
+    }
+    var label: String {
+        willAccessValue(for: \.level)
+        return "L\(storage)"
+    }
+}
+
 /// An `@Observed` property that the model also announces by hand, as KVO allows.
 private final class Announcer: KeyValueObservable {
     @Observed var status = "idle"
@@ -75,6 +95,28 @@ struct ObsManualTests {
             .prior(old: 25), .set(new: 30, old: 25),
         ])
         withExtendedLifetime(token) {}
+    }
+
+    /// The old value of a hand-notified change, in its prior notice and in the change, is
+    /// the value at `willChangeValue(for:)`, as Foundation's: not the value last notified,
+    /// when the storage changed silently in between (issue: it was the last notified).
+    @Test func theOldValueIsTheValueAtWillChange() {
+        let gauge = Gauge()
+        var changes: [KeyValueObservedChange<Int>] = []
+        let token = gauge.observe(\.level, options: [.old, .new, .prior]) { _, change in
+            changes.append(change)
+        }
+        gauge.storage = 5
+        gauge.level = 6
+        gauge.level = 7
+        #expect(changes == [.prior(old: 5), .set(new: 6, old: 5), .prior(old: 6), .set(new: 7, old: 6)])
+        // A key path that reads it through its getter keeps the value it last sent.
+        var labels: [KeyValueObservedChange<String>] = []
+        let other = gauge.observe(\.label, options: [.old, .new]) { _, change in labels.append(change) }
+        gauge.level = 8
+        #expect(labels == [.set(new: "L8", old: "L7")])
+        #expect(changes.suffix(2) == [.prior(old: 7), .set(new: 8, old: 7)])
+        withExtendedLifetime((token, other)) {}
     }
 
     @Test func handNotifiedStoragePublisherWithPrior() {
