@@ -167,8 +167,8 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// once, before the channel is shared.
     @usableFromInline var linksWantOld = false
     /// Whether the channel's changes reach its observers at once even inside a batch,
-    /// which does not hold them (an `ObservableArray`'s: its `changes` subscribers get
-    /// every changeset at once). The links of key paths that depend on it hold the change
+    /// which does not hold them (an `ObservableArray`'s, whose `changes` subscribers get
+    /// every changeset at once, and an `ObservableValue`'s). The links of key paths that depend on it hold the change
     /// for the batch's flush instead, so that those key paths and reactions are evaluated
     /// once, with everything else the batch changed. Set once, before the channel is
     /// shared.

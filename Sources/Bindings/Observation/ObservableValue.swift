@@ -34,6 +34,9 @@ public final class ObservableValue<Value>: Publisher {
         let storage = Storage(value)
         self.storage = storage
         channel = PropertyChannel(key: nil, ownerID: nil, read: { storage.value })
+        // Updates reach subscribers at once in a batch; key paths and reactions that
+        // read the value wait for the flush.
+        channel.notifiesInBatches = true
     }
 
     /// The value is gone: its subscribers finish, and its listeners are released. Without
@@ -42,8 +45,19 @@ public final class ObservableValue<Value>: Publisher {
     deinit { channel.close() }
 
     /// The current value. Setting it is the same as ``update(_:)``.
+    ///
+    /// A read counts as a dependency, as an `@Observed` property's does: `autorun` runs
+    /// again after an update of a value it read, and a computed key path whose getter
+    /// reads it notifies its observers.
     public var value: Value {
-        get { channel.withLock { storage.value } }
+        get {
+            let session = DependencyTracking.currentSession
+            if _slowPath(session != nil) {
+                let channel = self.channel
+                DependencyTracking.record(ObjectIdentifier(channel), into: session!) { channel }
+            }
+            return channel.withLock { storage.value }
+        }
         set { update(newValue) }
     }
 

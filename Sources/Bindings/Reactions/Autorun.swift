@@ -8,8 +8,9 @@
 /// person.firstName = "Grace"   // runs again, at once, on this thread
 /// ```
 ///
-/// - **Dependencies** are the `@Observed` properties (and key paths notified by hand)
-///   that the last run read, found again on each run: a branch that stops reading a
+/// - **Dependencies** are the `@Observed` properties (and key paths notified by hand),
+///   `ObservableValue`s and `ObservableArray`s that the last run read, found again on
+///   each run: a branch that stops reading a
 ///   property stops depending on it. An in-place mutation (`count += 1`,
 ///   `tags.append(tag)`) writes without reading: it adds no dependency.
 /// - **When**: synchronously, on the thread of the set that changed a dependency (from

@@ -52,6 +52,13 @@ final class AutorunWatched: KeyValueObservable, @unchecked Sendable {
     @Observed var value = 1
 }
 
+/// A model whose computed property reads an `ObservableValue` it holds.
+final class ObsVolumeModel: KeyValueObservable {
+    let volume: ObservableValue<Int>
+    init(volume: ObservableValue<Int>) { self.volume = volume }
+    var label: String { "volume \(volume.value)" }
+}
+
 @Suite("Reactions: autorun")
 struct AutorunTests {
     @Test func runsNowAndAfterEachChangeOfWhatItRead() {
@@ -79,6 +86,31 @@ struct AutorunTests {
         }
         #expect(texts == ["Ada Lovelace", "Grace Hopper"])
         withExtendedLifetime(reaction) {}
+    }
+
+    /// An `ObservableValue` read is a dependency too (as MobX's and Bond's observables
+    /// are): an update runs the reaction again, and in a batch once, at its end, with the
+    /// models' changes (issue: its reads were not tracked).
+    @Test func anObservableValueItReadsIsADependency() {
+        let person = ObsPerson()
+        let volume = ObservableValue(3)
+        var texts: [String] = []
+        let reaction = autorun { texts.append("\(person.name) \(volume.value)") }
+        volume.update(4)
+        #expect(texts == ["Ada 3", "Ada 4"])
+        batchChanges {
+            volume.update(5)
+            person.name = "Grace"
+            volume.update(6)
+        }
+        #expect(texts == ["Ada 3", "Ada 4", "Grace 6"])
+        // A computed key path that reads it notifies its observers.
+        let model = ObsVolumeModel(volume: volume)
+        var labels: [String] = []
+        let c = model.publisher(for: \.label).sink { labels.append($0) }
+        volume.value = 7
+        #expect(labels == ["volume 6", "volume 7"])
+        withExtendedLifetime((reaction, c)) {}
     }
 
     @Test func aBranchThatStopsReadingAPropertyStopsDependingOnIt() {
