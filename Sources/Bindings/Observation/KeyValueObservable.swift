@@ -29,7 +29,8 @@ public protocol KeyValueObservable: AnyObject, ReactiveExtensionProvider {
     static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath>
 
     /// What ends the model's observations when it deinitialises, for a model whose
-    /// observed key paths read no `@Observed` storage (see ``ObservationAnchor``).
+    /// observed key paths read none of its own `@Observed` storage (hand-notified values,
+    /// or other objects' properties only; see ``ObservationAnchor``).
     /// Default: no anchor; such observations then end at a later clean-up.
     ///
     /// ```swift
@@ -45,7 +46,8 @@ extension KeyValueObservable {
     /// No key path affects another unless the type says so.
     public static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> { [] }
 
-    /// No anchor: a model with `@Observed` storage needs none, since that storage ends
-    /// its observations; declare `let observationAnchor = ObservationAnchor()` otherwise.
+    /// No anchor: the `@Observed` storage that a key path reads ends its observations
+    /// with the model; declare `let observationAnchor = ObservationAnchor()` in a model
+    /// whose observed key paths read none of it.
     public var observationAnchor: ObservationAnchor { .unanchored }
 }
