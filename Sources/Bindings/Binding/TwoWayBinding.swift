@@ -115,7 +115,10 @@ extension WritableModelProperty {
     /// side because the other changed does not write the other back. After any sequence of
     /// changes, including changes made inside observers of either side and in batches
     /// (`batchChanges`, where several sets of one side make one notification), both sides
-    /// end with the values of the last change.
+    /// end equal: with the value of the last change, except in a batch that changed both
+    /// sides, where the side changed first is written to the other when the batch ends
+    /// (its change is delivered first, and the other side's own change then arrives
+    /// overwritten).
     ///
     /// Threads: `right` is written as `<~` writes it (on the thread that changed this
     /// property, or, for a main-actor owner, on the main thread only); this property is
