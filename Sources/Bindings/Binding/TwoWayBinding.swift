@@ -115,10 +115,8 @@ extension WritableModelProperty {
     /// side because the other changed does not write the other back. After any sequence of
     /// changes, including changes made inside observers of either side and in batches
     /// (`batchChanges`, where several sets of one side make one notification), both sides
-    /// end equal: with the value of the last change, except in a batch that changed both
-    /// sides, where the side changed first is written to the other when the batch ends
-    /// (its change is delivered first, and the other side's own change then arrives
-    /// overwritten).
+    /// end equal, with the value of the last change (in a batch that changed both sides,
+    /// the side changed last is written to the other when the batch ends).
     ///
     /// Threads: `right` is written as `<~` writes it (on the thread that changed this
     /// property, or, for a main-actor owner, on the main thread only); this property is
@@ -262,7 +260,14 @@ enum TwoWayBinding {
             fatalError(
                 "Bindings: \(left.keyPath) is bound two ways to itself; bind it to another property, or to another object's")
         }
-        let link = TwoWayLink()
+        // The two sides' channels, resolved once: each direction subscribes to one, and
+        // the link looks at their batch entries (see `TwoWayLink.write(_:_:)`).
+        let leftChannel = left._bindingChannel()
+        let rightChanges = KeyValueObservingPublisher<Right, RightValue>(
+            reference: right.publisher.reference, keyPath: right.publisher.keyPath, options: [.new])
+        let rightChannel = rightChanges._bindingChannel()
+        let link = TwoWayLink(
+            left: TwoWayLink.laterChange(of: leftChannel?.channel), right: TwoWayLink.laterChange(of: rightChannel?.channel))
         let leftReference = left.reference
 
         // Writes the left side: on the sending thread, or on the main thread for a
@@ -284,12 +289,13 @@ enum TwoWayBinding {
 
         // Backward, registered first so that it hears the echo of the initial write: each
         // change of the right side that is not the binding's own write.
-        let rightChanges = KeyValueObservingPublisher<Right, RightValue>(
-            reference: right.publisher.reference, keyPath: right.publisher.keyPath, options: [.new])
-        let backwardHandle = rightChanges.sink(isolation: nil) { [weak link] value in
+        let backward: (RightValue) -> Void = { [weak link] value in
             guard let link, !link.hasEnded, !link.isEcho(.right) else { return }
             writeLeftSide(value)
         }
+        let backwardHandle = rightChannel.map {
+            PropertyChannel.sink($0.channel, initial: false, snapshot: $0.snapshot, receiveValue: backward)
+        } ?? rightChanges.sink(isolation: nil, receiveValue: backward)
         link.attach(backward: backwardHandle, leftDelivery: leftDeliveryToStop)
 
         // Forward: the left side's values, the current one first, into the right side,
@@ -304,7 +310,7 @@ enum TwoWayBinding {
             },
             receiveCompletion: { _ in link.end() })
         let forwardHandle: AnyCancellable
-        if let channel = left._bindingChannel(), let bound = sink.bindProperty(channel, { $0 }) {
+        if let channel = leftChannel, let bound = sink.bindProperty(channel, { $0 }) {
             forwardHandle = bound
         } else {
             forwardHandle = sink.bind(left)

@@ -22,6 +22,10 @@ import Synchronization
 ///   correcting the value, is not the binding's), and the notification is an echo
 ///   exactly when that last set was this binding's write to this side. A user's set
 ///   after the binding's, in the same batch, is then carried over.
+/// - The last change wins, in a batch too: in its flush, the change of one side is not
+///   written to the other if the other was set later in the batch (``laterChange(of:)``);
+///   that later change, delivered after, is written back instead, as it would have been
+///   without the batch.
 ///
 /// Lifetime: the forward direction's closures hold the link; the backward direction's
 /// closures hold it weakly; the link holds the backward subscription. So the link, and
@@ -57,8 +61,33 @@ final class TwoWayLink: Sendable {
     /// The numbers given so far.
     private static let numbers = Atomic<UInt>(0)
 
-    init() {
+    /// Whether a side's property was set, in the batch that this thread is flushing, after
+    /// the change being delivered, by anything but this link's write (the `UInt`, its
+    /// mark); `nil` for a side whose changes batches do not hold (a computed key path).
+    typealias LaterChange = @Sendable (BatchContext, UInt) -> Bool
+
+    private let laterLeft: LaterChange?
+    private let laterRight: LaterChange?
+
+    init(left: LaterChange?, right: LaterChange?) {
         number = Self.numbers.add(1, ordering: .relaxed).newValue
+        laterLeft = left
+        laterRight = right
+    }
+
+    /// The ``LaterChange`` of a side whose channel is `channel`: its batch entry waits in
+    /// this thread's batch with a change newer than the one being delivered, and another
+    /// writer. (The entry is touched only by the thread that sets the model, which is
+    /// this one while it waits in its batch.)
+    static func laterChange<Value>(of channel: PropertyChannel<Value>?) -> LaterChange? {
+        guard let channel, !channel.isDerived else { return nil }
+        return { [weak channel] context, mark in
+            guard let entry = channel?.batchEntry else { return false }
+            return entry._withUnsafeGuaranteedRef { entry in
+                entry.isWaiting && entry.flush == context.flush && entry.stamp > context.deliveringStamp
+                    && entry.writer != mark
+            }
+        }
     }
 
     /// The mark of this link's writes to `side` in a batch (never 0, which no writer is).
@@ -76,6 +105,9 @@ final class TwoWayLink: Sendable {
     /// marked as this link's (see the type's comment).
     func write(_ side: Side, _ set: () -> Void) {
         if let context = BatchContext.current {
+            if context.flushing, (side == .left ? laterLeft : laterRight)?(context, mark(side)) == true {
+                return   // a later change of `side` is on its way, and wins
+            }
             let outer = context.writer
             context.writer = mark(side)
             defer { context.writer = outer }

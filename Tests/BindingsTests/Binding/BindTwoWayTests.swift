@@ -323,23 +323,45 @@ struct BindTwoWayTests {
         withExtendedLifetime(token) {}
     }
 
-    @Test func changesOfBothSidesInOneBatchLeaveThemEqual() {
+    /// A batch that sets both sides: the side set last wins; each side's observers see
+    /// its changes in order and end with its final value.
+    @Test func inABatchThatSetsBothSidesTheLastChangeWins() {
         let person = TwoWayPerson()
         let field = TwoWayField()
         person.reactive.firstName <~> field.reactive.text
-        // The side changed first is written to the other when the batch ends.
+        var names: [KeyValueObservedChange<String>] = []
+        var texts: [String?] = []
+        let a = person.observe(\.firstName, options: [.old, .new]) { _, change in names.append(change) }
+        let b = field.observe(\.text, options: [.new]) { _, change in texts.append(change.newValue!) }
         batchChanges {
             person.firstName = "l"
             field.text = "r"
         }
-        #expect(person.firstName == "l")
-        #expect(field.text == "l")
+        #expect(person.firstName == "r")
+        #expect(field.text == "r")
+        #expect(names == [.set(new: "l", old: "Grace"), .set(new: "r", old: "l")])
+        #expect(texts == ["r"])
+        withExtendedLifetime((a, b)) {}
+    }
+
+    @Test func changesOfBothSidesInOneBatchLeaveThemEqual() {
+        let person = TwoWayPerson()
+        let field = TwoWayField()
+        person.reactive.firstName <~> field.reactive.text
+        // The side changed last is written to the other when the batch ends, as without
+        // the batch (issue: the side changed first won).
+        batchChanges {
+            person.firstName = "l"
+            field.text = "r"
+        }
+        #expect(person.firstName == "r")
+        #expect(field.text == "r")
         batchChanges {
             field.text = "r2"
             person.firstName = "l2"
         }
-        #expect(person.firstName == "r2")
-        #expect(field.text == "r2")
+        #expect(person.firstName == "l2")
+        #expect(field.text == "l2")
         batchChanges { person.firstName = "l3" }
         #expect(field.text == "l3")
         batchChanges {
