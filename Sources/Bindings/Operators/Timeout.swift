@@ -117,8 +117,10 @@ extension Publishers.Timeout {
             }
             status = .subscribed(subscription)
             lock.unlock()
-            restartTimer()
+            // The subscription first: the clock may run out at once (with an immediate
+            // scheduler, or on another thread), and the completion must come after it.
             downstream.receive(subscription: self)
+            restartTimer()
             subscription.request(.unlimited)
         }
 

@@ -103,6 +103,9 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureWait
     private var downstream: Downstream?
     private var demanded = false
     private var result: Result<Output, Failure>?
+    /// Cancelled: set by `cancel()`, which may come from the subscriber's `receive(_:)`,
+    /// after which the completion is not sent.
+    private var cancelled = false
 
     init(state: FutureState<Output, Failure>, downstream: Downstream) {
         self.state = state
@@ -125,7 +128,10 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureWait
     }
 
     func cancel() {
-        let (state, downstream) = lock.withLock { (self.state.take(), self.downstream.take()) }
+        let (state, downstream) = lock.withLock {
+            cancelled = true
+            return (self.state.take(), self.downstream.take())
+        }
         state?.detach(self)
         withExtendedLifetime(downstream) {}
     }
@@ -147,6 +153,8 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureWait
         switch result {
         case .success(let value):
             _ = downstream.receive(value)
+            // Unless the subscriber cancelled meanwhile (from `receive(_:)`): nothing after.
+            if lock.withLock({ cancelled }) { return }
             downstream.receive(completion: .finished)
         case .failure(let error):
             downstream.receive(completion: .failure(error))

@@ -56,6 +56,22 @@ struct FutureTests {
         fulfil?(.success(1))
     }
 
+    /// A subscriber that cancels from `receive(_:)` gets no completion after the value,
+    /// as with `Just` (issue: `.finished` followed the cancel).
+    @Test func aSubscriberThatCancelsOnTheValueGetsNoCompletion() {
+        for fulfilLater in [false, true] {
+            var fulfil: Future<Int, Never>.Promise?
+            let future = Future<Int, Never> { promise in
+                if fulfilLater { fulfil = promise } else { promise(.success(1)) }
+            }
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+            recorder.onValue = { [unowned recorder] _ in recorder.subscription?.cancel() }
+            future.subscribe(recorder)
+            fulfil?(.success(1))
+            #expect(recorder.events == [.value(1)])
+        }
+    }
+
     @Test func thePromiseMayBeCalledFromAnotherThread() async {
         let future = Future<Int, Never> { promise in
             DispatchQueue.global().async { promise(.success(42)) }

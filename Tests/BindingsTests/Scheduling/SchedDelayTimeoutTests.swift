@@ -109,6 +109,14 @@ struct SchedTimeoutTests {
         #expect(upstream.cancelCount == 0)
     }
 
+    /// The subscriber gets its subscription before anything else, also when the
+    /// clock runs out at once (an immediate scheduler; issue: `.finished` came first).
+    @Test func theSubscriptionComesBeforeTheCompletion() {
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
+        PassthroughSubject<Int, Never>().timeout(.seconds(1), scheduler: ImmediateScheduler.shared).subscribe(recorder)
+        #expect(recorder.events == [.subscription, .finished])
+    }
+
     @Test func aCancelStopsTheClockAndTheUpstream() {
         let scheduler = TestScheduler()
         let upstream = TestPublisher<Int, TestError>()
