@@ -16,10 +16,11 @@
 /// updates where elements were replaced one for one, then deletions or insertions); a
 /// mutation that changes nothing (`removeAll()` of an empty array, `append(contentsOf:)`
 /// of nothing) sends nothing. ``batchUpdates(_:)`` and ``replace(with:)`` compare the
-/// contents before and after instead, and send the smallest difference they find. The
-/// standard library's `sort()` and `partition(by:)` send one changeset too; algorithms
-/// that work swap by swap (`reverse()`, `shuffle()`) send one per swap: run them inside
-/// ``batchUpdates(_:)``.
+/// contents before and after instead, and send the smallest difference they find. So do
+/// its `sort()`, `sort(by:)`, `reverse()`, `shuffle()` and `partition(by:)`, methods of
+/// the class (the standard library's are `mutating`, which a `let` cannot call); other
+/// algorithms that work swap by swap, called on a `var`, send one changeset per swap:
+/// run them inside ``batchUpdates(_:)``.
 ///
 /// Thread safety: one lock guards the elements; each mutation is atomic, and every
 /// subscriber receives the changesets in the order they were applied. Sequences of

@@ -183,12 +183,49 @@ struct ObservableArrayTests {
     @Test func standardLibraryAlgorithmsThroughContiguousStorageSendOneChangeset() {
         let array: ObservableArray = ["c", "a", "b"]
         let watch = ArrayWatch(array)
-        var reference = array   // the same array: `sort()` is a mutating method of the protocol
-        expectOne(watch, [.move(from: 0, to: 2)], ["a", "b", "c"]) { reference.sort() }
-        expectOne(watch, [.move(from: 2, to: 0)], ["c", "a", "b"]) { reference.sort { ($0 == "c") != ($1 == "c") ? $0 == "c" : $0 < $1 } }
-        expectOne(watch, [.insert("d", at: 3)], ["c", "a", "b", "d"]) { reference += ["d"] }   // on a `var` too
+        // The same array, through generic code: the protocol's `mutating` methods.
+        func sorted<C: MutableCollection & RandomAccessCollection>(
+            _ collection: inout C, by areInIncreasingOrder: (C.Element, C.Element) -> Bool
+        ) { collection.sort(by: areInIncreasingOrder) }
+        func appended<C: RangeReplaceableCollection>(_ collection: inout C, _ tail: [C.Element]) { collection += tail }
+        var reference = array
+        expectOne(watch, [.move(from: 0, to: 2)], ["a", "b", "c"]) { sorted(&reference, by: <) }
+        expectOne(watch, [.move(from: 2, to: 0)], ["c", "a", "b"]) {
+            sorted(&reference) { ($0 == "c") != ($1 == "c") ? $0 == "c" : $0 < $1 }
+        }
+        expectOne(watch, [.insert("d", at: 3)], ["c", "a", "b", "d"]) { appended(&reference, ["d"]) }
         #expect(reference.elements == array.elements)
         #expect(Array(array) == ["c", "a", "b", "d"])
+        #expect(watch.mismatches.items == [])
+    }
+
+    /// The reordering algorithms are methods of the array, callable on a `let` (as a
+    /// model holds it), each sending one changeset (issue: only the standard library's
+    /// `mutating` ones existed, which a `let` cannot call).
+    @Test func reorderingALetArraySendsOneChangesetEach() {
+        let array: ObservableArray = ["c", "a", "b"]
+        let watch = ArrayWatch(array)
+        /// One changeset, whose collection is `expected`.
+        func expectOneChangeset(_ expected: [String], _ action: () -> Void) {
+            let before = watch.log.count
+            action()
+            #expect(watch.log.count == before + 1)
+            #expect(watch.changes.last?.collection == expected)
+        }
+        expectOne(watch, [.move(from: 0, to: 2)], ["a", "b", "c"]) { array.sort() }
+        expectOne(watch, [.move(from: 2, to: 0)], ["c", "a", "b"]) {
+            array.sort { ($0 == "c") != ($1 == "c") ? $0 == "c" : $0 < $1 }
+        }
+        expectOneChangeset(["b", "a", "c"]) { array.reverse() }
+        var pivot = -1
+        expectOneChangeset(["c", "a", "b"]) { pivot = array.partition { $0 != "c" } }
+        #expect(pivot == 1)
+        var generator = RelRandom(seed: 7)
+        let (before, order) = (watch.log.count, array.elements)
+        array.shuffle(using: &generator)
+        #expect(watch.log.count == before + (array.elements == order ? 0 : 1))
+        expectNone(watch) { array.sort { _, _ in false } }   // the order stays: nothing sent
+        #expect(watch.mirror.value == array.elements)
         #expect(watch.mismatches.items == [])
     }
 
