@@ -172,8 +172,7 @@ private func relRandomStep(_ array: ObservableArray<Int>, _ reference: inout [In
             _ = reference.popLast()
             return "popLast()"
         case 5:
-            var sorted = array   // the same array: `sort()` is a mutating method of the protocol
-            sorted.sort()
+            array.sort()
             reference.sort()
             return "sort()"
         case 6:
