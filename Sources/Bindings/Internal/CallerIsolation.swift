@@ -36,10 +36,18 @@ extension CallerIsolation {
         _ isolation: isolated (any Actor)?, _ body: @escaping (Target, Value) -> Void
     ) -> (Target, Value) -> Void {
         guard isolation != nil, !CallerIsolation.isMainActor(isolation) else { return body }
-        let (_, deliver) = ActorDelivery<(WeakReference<Target>, Value)>.make(on: isolation) { event in
+        return actorDelivery(isolation, body).deliver
+    }
+
+    /// `body` through an ``ActorDelivery`` on `isolation`, the owner traveling weakly;
+    /// and the delivery.
+    private static func actorDelivery<Target: AnyObject, Value>(
+        _ isolation: isolated (any Actor)?, _ body: @escaping (Target, Value) -> Void
+    ) -> (delivery: ActorDelivery<(WeakReference<Target>, Value)>, deliver: (Target, Value) -> Void) {
+        let (delivery, deliver) = ActorDelivery<(WeakReference<Target>, Value)>.make(on: isolation) { event in
             if let target = event.0.object { body(target, event.1) }
         }
-        return { target, value in deliver((WeakReference(target), value)) }
+        return (delivery, { target, value in deliver((WeakReference(target), value)) })
     }
 }
 
@@ -54,10 +62,8 @@ extension CallerIsolation {
         _ subscribe: (@escaping (Target, Value) -> Void) -> Result
     ) -> Result {
         guard isolation != nil, !CallerIsolation.isMainActor(isolation) else { return subscribe(body) }
-        let (delivery, deliver) = ActorDelivery<(WeakReference<Target>, Value)>.make(on: isolation) { event in
-            if let target = event.0.object { body(target, event.1) }
-        }
-        return delivery.subscribing { subscribe { target, value in deliver((WeakReference(target), value)) } }
+        let (delivery, deliver) = actorDelivery(isolation, body)
+        return delivery.subscribing { subscribe(deliver) }
     }
 }
 

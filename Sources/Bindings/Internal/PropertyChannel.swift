@@ -108,6 +108,18 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     /// in a message.
     @exclusivity(unchecked) @usableFromInline var propertyName: String?
 
+    /// Reports a read of the value to a dependency tracking under way on this thread (a
+    /// computed key path being evaluated, a reaction's run), as an `@Observed` getter
+    /// does: for sources read through a method of their own (`ObservableValue`,
+    /// `ObservableArray`). One thread-local load when the thread does not track.
+    @inlinable @inline(__always)
+    func trackRead() {
+        let session = DependencyTracking.currentSession
+        if _slowPath(session != nil) {
+            DependencyTracking.record(ObjectIdentifier(self), into: session!) { self }
+        }
+    }
+
     /// The property's name (``propertyName``), or its key path, for messages.
     override var nameForMessages: String {
         if let propertyName { return propertyName }

@@ -112,11 +112,7 @@ public final class ObservableArray<Element> {
     /// computed key path being evaluated), as an `@Observed` getter does.
     @inline(__always)
     func trackRead() {
-        let session = DependencyTracking.currentSession
-        if _slowPath(session != nil) {
-            let channel = self.channel
-            DependencyTracking.record(ObjectIdentifier(channel), into: session!) { channel }
-        }
+        channel.trackRead()
     }
 
     /// A copy of the elements, as they are now.

@@ -51,11 +51,7 @@ public final class ObservableValue<Value>: Publisher {
     /// reads it notifies its observers.
     public var value: Value {
         get {
-            let session = DependencyTracking.currentSession
-            if _slowPath(session != nil) {
-                let channel = self.channel
-                DependencyTracking.record(ObjectIdentifier(channel), into: session!) { channel }
-            }
+            channel.trackRead()
             return channel.withLock { storage.value }
         }
         set { update(newValue) }
