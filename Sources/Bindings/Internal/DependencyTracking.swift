@@ -224,6 +224,15 @@ enum DependencyTracking {
         }
     }
 
+    /// Runs `body` with this thread's tracking paused: what it reads is not recorded by
+    /// the session under way, if any, which is back when `body` returns.
+    static func untracked<T>(_ body: () -> T) -> T {
+        let previous = bindings_thread_session()
+        bindings_set_thread_session(nil)
+        defer { bindings_set_thread_session(previous) }
+        return body()
+    }
+
     /// What ``trackChanges(expecting:in:_:)`` found when the reads departed from what
     /// was expected: a plain value, so that a run allocates nothing it need not.
     struct TrackedReads {

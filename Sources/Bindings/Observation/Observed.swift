@@ -61,6 +61,15 @@ public struct Observed<Value> {
     // These accessors are `@inlinable` and always inlined on purpose: inlined into the
     // client, the key paths fold into direct field accesses; through a call (even a
     // specialized one) every access goes through the key path machinery, ~500 ns here.
+    //
+    // The storage key path never leaves them: no out-of-line code gets it, as a value or
+    // captured by a closure. Then every access to the storage is one the optimizer sees,
+    // and where none can overlap another (no access spans a call it cannot see into),
+    // it proves the property's exclusivity at compile time and drops the run-time
+    // check of each access (`swift_beginAccess`, about 5 ns here, a thread-local
+    // look-up). A single storage key path that escapes keeps the check on every access
+    // to the property. Out-of-line code reaches the value through the wrapped key path
+    // or the projection's key path instead, which go through these accessors.
 
     /// The property's value, read and written through the enclosing instance.
     @inlinable
@@ -136,19 +145,28 @@ public struct Observed<Value> {
     @inlinable
     public static subscript<Instance: KeyValueObservable>(
         _enclosingInstance instance: Instance,
-        projected projectedKeyPath: KeyPath<Instance, Publisher>,
+        projected projectedKeyPath: ReferenceWritableKeyPath<Instance, Publisher>,
         storage storageKeyPath: ReferenceWritableKeyPath<Instance, Observed<Value>>
     ) -> Publisher {
         @inline(__always) get {
-            let channel = channel(of: instance, storage: storageKeyPath)
+            let channel = channel(of: instance, storage: storageKeyPath, projected: projectedKeyPath)
             // Read here, where it is a field load, for the subscription that usually follows.
             return Publisher(
-            channel: channel,
+                channel: channel,
                 snapshot: PropertyChannel.Snapshot(value: instance[keyPath: storageKeyPath].value, version: channel.version))
         }
         set {
-            guard let assignment = newValue.assignment else { return }
-            startAssignment(assignment, on: instance, storage: storageKeyPath)
+            switch newValue.request {
+            case .store(let assigned)?:
+                store(assigned.value, in: instance, storage: storageKeyPath)
+            case .assign(let assignment)?:
+                // The getter that produced the projection made the channel, and its anchor.
+                startAssignment(
+                    assignment, on: instance, channel: newValue.channel,
+                    anchor: instance[keyPath: storageKeyPath].anchor, projected: projectedKeyPath)
+            case nil:
+                return
+            }
         }
     }
 
@@ -169,22 +187,41 @@ public struct Observed<Value> {
     /// is ever made per property: two first observers on two threads share it.
     ///
     /// Always inlined, and it uses the storage key path only for accesses that fold into
-    /// field accesses: a key path object materialised here would be materialised on every
-    /// read of the property (~30 ns each, measured), so the creation, which needs one, is
-    /// out of line.
+    /// field accesses (see the note at the top of the accessors); the creation is out of
+    /// line, and reads the value through the projection's key path, `projected`.
     ///
     /// The key paths go to out-of-line code as autoclosures: the optimizer then
     /// specializes the callee for them, and no key path object is made unless it is used
-    /// (a key path passed as a value was made at the top of every read of the property).
+    /// (a key path passed as a value was made at the top of every read of the property,
+    /// ~30 ns each, measured).
     @inlinable @inline(__always)
     static func channel<Instance: KeyValueObservable>(
-        of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
+        of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
+        projected: @autoclosure () -> KeyPath<Instance, Publisher>
     ) -> PropertyChannel<Value> {
         let lock = ChannelCreation.lockIndex(for: instance)
         ChannelCreation.lock(lock)
         defer { ChannelCreation.unlock(lock) }
-        return instance[keyPath: storage].channel?.takeUnretainedValue() ?? makeChannel(of: instance, storage: storage)
+        if let channel = instance[keyPath: storage].channel { return channel.takeUnretainedValue() }
+        let made = makeChannel(of: instance, readingProjection: projected())
+        return install(made, in: instance, storage: storage).takeUnretainedValue()
     }
+
+    /// Keeps a channel just made in the property's storage, with the anchor that owns it;
+    /// returns it. Under the creation lock. Inlined, so that the storage key path folds
+    /// into field accesses.
+    @inlinable @inline(__always)
+    static func install<Instance: KeyValueObservable>(
+        _ made: MadeChannel, in instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
+    ) -> Unmanaged<PropertyChannel<Value>> {
+        instance[keyPath: storage].anchor = made.anchor
+        instance[keyPath: storage].channel = made.channel
+        return made.channel
+    }
+
+    /// A channel just made, and the anchor that owns it (so the channel is unretained).
+    @usableFromInline
+    typealias MadeChannel = (channel: Unmanaged<PropertyChannel<Value>>, anchor: ChannelAnchor)
 
     /// A read while the current thread tracks dependencies (`session`): reports the
     /// property's channel to the session, and returns the value.
@@ -200,12 +237,13 @@ public struct Observed<Value> {
     /// path does not fold into a field access, and calls here measured 7 to 15 ns more
     /// per `autorun` run (see Docs/Performance.md). The first read of a property, which
     /// makes its channel or tells it the key path it stands for, `wrapped` (see
-    /// ``PropertyChannel/key``), is rare, so it is out of line, to keep every getter's
-    /// code smaller.
+    /// ``PropertyChannel/key``), is rare, so its work is out of line, to keep every
+    /// getter's code smaller, all but the storage's writes (see the note at the top of
+    /// the accessors).
     @inlinable @inline(__always)
     static func trackedRead<Instance: KeyValueObservable>(
         of instance: Instance, storage: ReferenceWritableKeyPath<Instance, Observed<Value>>,
-        wrapped: @autoclosure () -> AnyKeyPath, session: UnsafeMutableRawPointer
+        wrapped: @autoclosure () -> ReferenceWritableKeyPath<Instance, Value>, session: UnsafeMutableRawPointer
     ) -> Value {
         // A read of the model whose set this thread is delivering skips the lock: nobody
         // else makes its channels meanwhile (see `DependencyTracking.Recorder.trustedOwner`).
@@ -218,7 +256,8 @@ public struct Observed<Value> {
             channel = found
         } else {
             if trusted { ChannelCreation.lock(lock) }
-            channel = firstTrackedRead(of: instance, storage: storage, wrapped: wrapped(), found: found)
+            channel = found ?? install(makeChannel(of: instance, readingWrapped: wrapped()), in: instance, storage: storage)
+            learnKeyIfNeeded(channel, wrapped(), model: instance)
             if trusted { ChannelCreation.unlock(lock) }
         }
         if !trusted { ChannelCreation.unlock(lock) }
@@ -228,18 +267,15 @@ public struct Observed<Value> {
         return value
     }
 
-    /// The first tracked read of a property: makes its channel if it has none, and tells
-    /// it the key path it stands for; returns the channel. Under the creation lock.
+    /// The first tracked read of a property: tells its channel the key path it stands
+    /// for, if it does not know it yet. Under the creation lock.
     @usableFromInline @inline(never)
-    static func firstTrackedRead<Instance: KeyValueObservable>(
-        of instance: Instance, storage: @autoclosure () -> ReferenceWritableKeyPath<Instance, Observed<Value>>,
-        wrapped: @autoclosure () -> AnyKeyPath, found: Unmanaged<PropertyChannel<Value>>?
-    ) -> Unmanaged<PropertyChannel<Value>> {
-        let channel = found ?? Unmanaged.passUnretained(makeChannel(of: instance, storage: storage()))
+    static func learnKeyIfNeeded(
+        _ channel: Unmanaged<PropertyChannel<Value>>, _ wrapped: @autoclosure () -> AnyKeyPath, model: AnyObject
+    ) {
         if channel._withUnsafeGuaranteedRef({ $0.key == nil }) {
-            learnKey(channel.takeUnretainedValue(), wrapped(), model: instance)
+            learnKey(channel.takeUnretainedValue(), wrapped(), model: model)
         }
-        return channel
     }
 
     /// The channel and the value, read together: one access to the storage.
@@ -265,29 +301,52 @@ public struct Observed<Value> {
         }
     }
 
-    /// Creates the property's channel; under the creation lock, with no channel yet.
+    /// Creates the property's channel and the anchor that owns it, for a first tracked
+    /// read; under the creation lock, with no channel yet. The caller keeps them in the
+    /// storage (``install(_:in:storage:)``).
     ///
     /// The channel reads the current value (for a new observer's initial value, when the
-    /// observer brings no current ``PropertyChannel/Snapshot``) through the model, held
-    /// `unowned(unsafe)`, which the anchor bounds: the channel reads it only under its
-    /// lock while open, and the anchor closes it, under that lock, when the model
-    /// deinitialises. A read comes from a new observer, which reads the model, so it runs
-    /// where reading the model is safe (SPEC section 6), never during the model's
-    /// deinit; after the deinit it finds the channel closed and reads nothing.
+    /// observer brings no current ``PropertyChannel/Snapshot``) through the property's
+    /// getter, `wrapped`, with dependency tracking paused: the read is the channel's, not
+    /// the tracking code's. See ``makeChannel(of:read:)`` for the model it holds.
     @usableFromInline @inline(never)
     static func makeChannel<Instance: KeyValueObservable>(
-        of instance: Instance, storage: @autoclosure () -> ReferenceWritableKeyPath<Instance, Observed<Value>>
-    ) -> PropertyChannel<Value> {
-        let storage = storage()
-        // The storage's key path, then `.value`: appending `\Observed<Value>.value` to it
-        // made the key path literal at run time in this generic code, about 2 µs per
-        // channel, so per property of each model the first time it is observed.
-        let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance)) { [unowned(unsafe) instance] in
-            instance[keyPath: storage].value
+        of instance: Instance, readingWrapped wrapped: @autoclosure () -> ReferenceWritableKeyPath<Instance, Value>
+    ) -> MadeChannel {
+        let wrapped = wrapped()
+        return makeChannel(of: instance) { instance in
+            DependencyTracking.untracked { instance[keyPath: wrapped] }
         }
-        instance[keyPath: storage].anchor = ChannelAnchor(channel)
-        instance[keyPath: storage].channel = Unmanaged.passUnretained(channel)
-        return channel
+    }
+
+    /// Creates the property's channel and the anchor that owns it, for its projection;
+    /// under the creation lock, with no channel yet. The channel reads the current value
+    /// through the projection, `projected`, whose getter reads it with the channel's
+    /// snapshot. That getter takes the creation lock, which is safe under the channel's
+    /// lock, where reads happen: nothing takes a channel's lock under the creation lock.
+    @usableFromInline @inline(never)
+    static func makeChannel<Instance: KeyValueObservable>(
+        of instance: Instance, readingProjection projected: @autoclosure () -> KeyPath<Instance, Publisher>
+    ) -> MadeChannel {
+        let projected = projected()
+        return makeChannel(of: instance) { instance in instance[keyPath: projected].snapshot.value }
+    }
+
+    /// Creates a channel for a property of `instance` that `read` reads, and its anchor.
+    ///
+    /// The channel reads through the model, held `unowned(unsafe)`, which the anchor
+    /// bounds: the channel reads it only under its lock while open, and the anchor closes
+    /// it, under that lock, when the model deinitialises. A read comes from a new
+    /// observer, which reads the model, so it runs where reading the model is safe (SPEC
+    /// section 6), never during the model's deinit; after the deinit it finds the channel
+    /// closed and reads nothing.
+    static func makeChannel<Instance: KeyValueObservable>(
+        of instance: Instance, read: @escaping (Instance) -> Value
+    ) -> MadeChannel {
+        let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance)) { [unowned(unsafe) instance] in
+            read(instance)
+        }
+        return (Unmanaged.passUnretained(channel), ChannelAnchor(channel))
     }
 }
 
@@ -302,7 +361,6 @@ final class ChannelAnchor {
     /// deinit; the list has a lock of its own for the subscriptions that leave it.
     private var assignments: ObservedAssignments?
 
-    @usableFromInline
     init(_ channel: any ClosableChannel) { self.channel = channel }
 
     /// The list of the property's `assign(to:)` subscriptions, made if there is none.

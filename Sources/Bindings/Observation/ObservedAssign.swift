@@ -23,7 +23,7 @@ extension Publisher where Failure == Never {
     /// model to set: nothing is assigned.
     public func assign(to published: inout Observed<Output>.Publisher) {
         let upstream = self
-        published.assignment = PendingAssignment { upstream.subscribe($0) }
+        published.request = .assign(PendingAssignment { upstream.subscribe($0) })
     }
 }
 
@@ -49,22 +49,45 @@ final class PendingAssignment<Value> {
     }
 }
 
+/// What a projection (`$property`) asks the projection's setter to do.
+///
+/// The setter is where the property's storage key path is: `@Observed` keeps that key
+/// path in its inlined accessors (see `Observed.subscript(_enclosingInstance:wrapped:storage:)`),
+/// so out-of-line code that must set the property, an `assign(to:)`, sets the projection
+/// through its key path with a `.store` request.
+@usableFromInline
+enum ProjectionRequest<Value> {
+    /// Start this `assign(to:)`, given the projection.
+    case assign(PendingAssignment<Value>)
+    /// Store this value, which an `assign(to:)` received, and notify the observers.
+    case store(AssignedValue<Value>)
+}
+
+/// A value an `assign(to:)` received, on its way to the projection's setter. A box, so
+/// that a projection stays small (and `indirect` crashes this compiler in `sink`).
+@usableFromInline
+final class AssignedValue<Value> {
+    @usableFromInline let value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
 extension Observed {
-    /// Starts `assignment` on the property of `instance` at `storage`: from the
-    /// projection's setter, on the model's isolation.
+    /// Starts `assignment` on the property of `instance` whose channel is `channel`, owned
+    /// by `anchor`, and whose projection's key path is `projected`: from the projection's
+    /// setter, on the model's isolation.
     @usableFromInline
     static func startAssignment<Instance: KeyValueObservable>(
-        _ assignment: PendingAssignment<Value>, on instance: Instance,
-        storage: ReferenceWritableKeyPath<Instance, Observed<Value>>
+        _ assignment: PendingAssignment<Value>, on instance: Instance, channel: PropertyChannel<Value>,
+        anchor: ChannelAnchor?, projected: ReferenceWritableKeyPath<Instance, Publisher>
     ) {
         guard let subscribe = assignment.take() else { return }
-        // The getter that produced the projection made the channel, and its anchor.
-        let list = instance[keyPath: storage].anchor?.assignmentList
+        let list = anchor?.assignmentList
         // Weak: the model must not keep itself alive through its own assignment, and a
         // value that arrives while it deinitialises must find it gone.
         let subscriber = ObservedAssignment<Value>(list: list) { [weak instance] value in
             guard let instance else { return false }
-            store(value, in: instance, storage: storage)
+            instance[keyPath: projected] = Publisher(channel: channel, storing: value)
             return true
         }
         // Kept before subscribing: an upstream that completes at once leaves the list then.

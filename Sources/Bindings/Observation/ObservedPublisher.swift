@@ -17,15 +17,24 @@ extension Observed {
         /// subscription made before the next set starts from it (see
         /// ``PropertyChannel/Snapshot``).
         @usableFromInline let snapshot: PropertyChannel<Value>.Snapshot
-        /// An `assign(to:)` given this projection, which the projection's setter starts
-        /// (see `Observed.subscript(_enclosingInstance:projected:storage:)`); `nil` otherwise.
-        @usableFromInline var assignment: PendingAssignment<Value>?
+        /// What the projection's setter is to do with this projection (see
+        /// `Observed.subscript(_enclosingInstance:projected:storage:)`): start an
+        /// `assign(to:)` given it, or store a value the assignment sends; `nil` otherwise.
+        @usableFromInline var request: ProjectionRequest<Value>?
 
         @inlinable
         init(channel: PropertyChannel<Value>, snapshot: PropertyChannel<Value>.Snapshot) {
             self.channel = channel
             self.snapshot = snapshot
-            assignment = nil
+            request = nil
+        }
+
+        /// A projection that, set, stores `value` in the property and notifies its
+        /// observers: how an `assign(to:)` sets the property (see ``ProjectionRequest``).
+        init(channel: PropertyChannel<Value>, storing value: Value) {
+            self.channel = channel
+            snapshot = PropertyChannel.Snapshot(value: value, version: 0)
+            request = .store(AssignedValue(value))
         }
 
         /// Attaches `subscriber`: it receives the current value, then the value of every set, and `.finished` once the model is gone.

@@ -88,6 +88,30 @@ struct AutorunTests {
         withExtendedLifetime(reaction) {}
     }
 
+    /// A subscription made inside a reaction, to a projection read before the last set,
+    /// gets the property's value from its channel, which reads it through the property's
+    /// getter. That read is the channel's, not the reaction's: the reaction does not come
+    /// to depend on the property.
+    @Test func aValueTheChannelReadsForAStaleProjectionIsNotADependency() {
+        let person = ObsPerson()
+        // `firstName`'s channel, made by a tracked read (of `fullName`'s getter).
+        let names = person.publisher(for: \.fullName).sink { _ in }
+        let projection = person.$firstName
+        person.firstName = "Grace"   // the projection's value is now stale
+        var received: [String] = []
+        var runs = 0
+        var subscription: AnyCancellable?
+        let reaction = autorun {
+            runs += 1
+            _ = person.count
+            if subscription == nil { subscription = projection.sink { received.append($0) } }
+        }
+        person.firstName = "Ada"
+        #expect(received == ["Grace", "Ada"])
+        #expect(runs == 1)
+        withExtendedLifetime((names, reaction, subscription)) {}
+    }
+
     /// An `ObservableValue` read is a dependency too (as MobX's and Bond's observables
     /// are): an update runs the reaction again, and in a batch once, at its end, with the
     /// models' changes (issue: its reads were not tracked).
