@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The locks under which an `@Observed` property's channel is looked up and created
-/// (see `Observed.channel(of:storage:)`): a fixed table of word locks, one picked per
+/// (see `Observed.channel(of:storage:projected:)`): a fixed table of word locks, one picked per
 /// model, so that observers of different models rarely share one.
 ///
 /// A lock, not an atomic, because the channel's reference lives in the model's storage

@@ -205,7 +205,7 @@ final class PropertyChannel<Value>: Channel<PropertyEvent<Value>>, DependencySou
     }
 
     /// The channel of an `@Observed` property of the object `ownerID` names; `read`
-    /// reads the stored value (see `Observed.channel(of:storage:)` for why it may).
+    /// reads the stored value (see `Observed.channel(of:storage:projected:)` for why it may).
     @usableFromInline
     init(ownerID: ObjectIdentifier, read: @escaping () -> Value?) {
         self.ownerID = ownerID

@@ -36,7 +36,7 @@ public struct Observed<Value> {
     /// keeps unobserved sets free. Unmanaged so that a set does not retain it: `anchor`
     /// owns it, and lives exactly as long as this storage, so the channel is alive
     /// whenever the model is being set. Written once, under the creation lock (see
-    /// `channel(of:storage:)`); read by sets without it, which is safe because a set
+    /// `channel(of:storage:projected:)`); read by sets without it, which is safe because a set
     /// and an observation of the same model do not run at once (the model's isolation
     /// orders them, SPEC section 6).
     @usableFromInline var channel: Unmanaged<PropertyChannel<Value>>?
@@ -226,12 +226,12 @@ public struct Observed<Value> {
     /// A read while the current thread tracks dependencies (`session`): reports the
     /// property's channel to the session, and returns the value.
     ///
-    /// The channel is looked up as ``channel(of:storage:)`` does, under the creation lock
+    /// The channel is looked up as ``channel(of:storage:projected:)`` does, under the creation lock
     /// (except for the model whose set this thread is delivering, which the set itself
     /// looks up without it), and the value is read in the same access to the storage
-    /// (``channelAndValue``): each access to a class's stored property from client code
-    /// is checked for exclusivity at run time (`swift_beginAccess`, about 6 ns here), and
-    /// a tracked read made two.
+    /// (``channelAndValue``): where the optimizer cannot prove the property's exclusivity
+    /// (see the note at the top of the accessors), each access is checked at run time,
+    /// and a tracked read made two.
     ///
     /// Inlined into every getter, lock and match included: out of line, the storage key
     /// path does not fold into a field access, and calls here measured 7 to 15 ns more
