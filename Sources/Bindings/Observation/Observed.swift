@@ -95,21 +95,21 @@ public struct Observed<Value> {
             store(newValue, in: instance, storage: storageKeyPath)
         }
         @inline(__always) _modify {
-            guard let channel = instance[keyPath: storageKeyPath].channel else {
-                yield &instance[keyPath: storageKeyPath].value
-                return
-            }
-            let observed = channel.takeUnretainedValue()
-            if observed.wantsOld {
+            // One yield: with one per path (three), the optimizer left the coroutine a
+            // call, which made both key paths at each in-place mutation and let the
+            // storage key path escape (see the note at the top of the accessors).
+            let channel = instance[keyPath: storageKeyPath].channel?.takeUnretainedValue()
+            let old: Value?
+            if let channel, channel.wantsOld {
                 // Someone asked for old values: keeping one means a copy, as with KVO.
-                let old = instance[keyPath: storageKeyPath].value
-                if observed.wantsPrior { observed.sendPrior(old: old) }
-                yield &instance[keyPath: storageKeyPath].value
-                observed.sendChange(old: old, new: instance[keyPath: storageKeyPath].value)
+                let value = instance[keyPath: storageKeyPath].value
+                if channel.wantsPrior { channel.sendPrior(old: value) }
+                old = value
             } else {
-                yield &instance[keyPath: storageKeyPath].value
-                observed.sendChange(old: nil, new: instance[keyPath: storageKeyPath].value)
+                old = nil
             }
+            yield &instance[keyPath: storageKeyPath].value
+            channel?.sendChange(old: old, new: instance[keyPath: storageKeyPath].value)
         }
     }
 
@@ -155,7 +155,7 @@ public struct Observed<Value> {
                 channel: channel,
                 snapshot: PropertyChannel.Snapshot(value: instance[keyPath: storageKeyPath].value, version: channel.version))
         }
-        set {
+        @inline(__always) set {
             switch newValue.request {
             case .store(let assigned)?:
                 store(assigned.value, in: instance, storage: storageKeyPath)
@@ -309,14 +309,47 @@ public struct Observed<Value> {
     /// observer brings no current ``PropertyChannel/Snapshot``) through the property's
     /// getter, `wrapped`, with dependency tracking paused: the read is the channel's, not
     /// the tracking code's. See ``makeChannel(of:read:)`` for the model it holds.
+    ///
+    /// Only when the model is exactly of the class that declares the property: then the
+    /// getter is the wrapper's, which only reads the storage. A subclass may override it,
+    /// and an override would run the subclass's code under the channel's lock, and give
+    /// another value than sets deliver (the stored one). So the channel of a subclass's
+    /// instance reads the storage by reflection (``storedValue(of:in:)``; a model that
+    /// customizes its mirror runs that code there, as the first tracked read's look-up of
+    /// the property's name does).
     @usableFromInline @inline(never)
     static func makeChannel<Instance: KeyValueObservable>(
         of instance: Instance, readingWrapped wrapped: @autoclosure () -> ReferenceWritableKeyPath<Instance, Value>
     ) -> MadeChannel {
         let wrapped = wrapped()
-        return makeChannel(of: instance) { instance in
+        guard ObjectIdentifier(type(of: instance)) == ObjectIdentifier(Instance.self) else {
+            return makeChannel(of: instance) { instance, channel in
+                // The getter is the last resort, for a model whose `customMirror` hides
+                // the storage.
+                storedValue(of: channel, in: instance) ?? DependencyTracking.untracked { instance[keyPath: wrapped] }
+            }
+        }
+        return makeChannel(of: instance) { instance, _ in
             DependencyTracking.untracked { instance[keyPath: wrapped] }
         }
+    }
+
+    /// The value of the `@Observed` property of `model` whose channel is `channel`, read
+    /// from its storage by reflection, the declaring class's included (`nil` if no stored
+    /// property has it). Slow (a walk of the model's stored properties): for the rare
+    /// read of a channel that has no current snapshot, on a subclass's instance.
+    static func storedValue(of channel: Unmanaged<PropertyChannel<Value>>, in model: AnyObject) -> Value? {
+        let target = channel.toOpaque()
+        var mirror: Mirror? = Mirror(reflecting: model)
+        while let current = mirror {
+            for child in current.children {
+                if let storage = child.value as? Observed<Value>, storage.channel?.toOpaque() == target {
+                    return storage.value
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
     }
 
     /// Creates the property's channel and the anchor that owns it, for its projection;
@@ -329,7 +362,7 @@ public struct Observed<Value> {
         of instance: Instance, readingProjection projected: @autoclosure () -> KeyPath<Instance, Publisher>
     ) -> MadeChannel {
         let projected = projected()
-        return makeChannel(of: instance) { instance in instance[keyPath: projected].snapshot.value }
+        return makeChannel(of: instance) { instance, _ in instance[keyPath: projected].snapshot.value }
     }
 
     /// Creates a channel for a property of `instance` that `read` reads, and its anchor.
@@ -340,13 +373,18 @@ public struct Observed<Value> {
     /// observer, which reads the model, so it runs where reading the model is safe (SPEC
     /// section 6), never during the model's deinit; after the deinit it finds the channel
     /// closed and reads nothing.
+    /// `read` is given the channel too, unretained (the anchor owns it).
     static func makeChannel<Instance: KeyValueObservable>(
-        of instance: Instance, read: @escaping (Instance) -> Value
+        of instance: Instance, read: @escaping (Instance, Unmanaged<PropertyChannel<Value>>) -> Value
     ) -> MadeChannel {
+        // Set once, before the channel is shared (under the creation lock, which every
+        // thread that finds the channel takes), and only read after.
+        var made: Unmanaged<PropertyChannel<Value>>?
         let channel = PropertyChannel<Value>(ownerID: ObjectIdentifier(instance)) { [unowned(unsafe) instance] in
-            read(instance)
+            read(instance, made!)
         }
-        return (Unmanaged.passUnretained(channel), ChannelAnchor(channel))
+        made = Unmanaged.passUnretained(channel)
+        return (made!, ChannelAnchor(channel))
     }
 }
 
