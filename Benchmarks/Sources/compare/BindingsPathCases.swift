@@ -26,6 +26,12 @@ final class BindingsLabel: BindingOwner {
     var subscriptions = Set<AnyCancellable>()
 }
 
+/// In-place mutations (the property's `_modify`), as `model.value += 1` in user code.
+@inline(never)
+func bindingsIncrement(_ model: BindingsModel, _ count: Int) {
+    for _ in 0..<count { model.value += 1 }
+}
+
 @inline(never)
 func bindingsSetName(_ model: BindingsNamed, _ names: [String], _ count: Int) {
     for i in 0..<count { model.name = names[i & 3] }
@@ -95,6 +101,12 @@ enum BindingsPathCases {
         let model = BindingsPlace()
         let subscription = model.$address.sink { counter.total &+= $0.city.utf8.count }
         return { count in withExtendedLifetime(subscription) { timed { bindingsSetAddress(model, addresses, count) } } }
+    }
+
+    static func incrementNotify(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let subscription = model.$value.sink { counter.total &+= $0 }
+        return { count in withExtendedLifetime(subscription) { timed { bindingsIncrement(model, count) } } }
     }
 
     static func liftedBinding(_ counter: Counter) -> Run {

@@ -1,5 +1,11 @@
 import OpenCombine
 
+/// In-place mutations, as `model.value += 1` in user code.
+@inline(never)
+func openCombineIncrement(_ model: OpenCombineModel, _ count: Int) {
+    for _ in 0..<count { model.value += 1 }
+}
+
 // OpenCombine's side of the paths users take: the nearest Combine code for each.
 
 final class OpenCombineNamed: ObservableObject {
@@ -58,6 +64,12 @@ enum OpenCombinePathCases {
         return { count in
             withExtendedLifetime(subscription) { timed { openCombineSetAddress(model, BindingsPathCases.addresses, count) } }
         }
+    }
+
+    static func incrementNotify(_ counter: Counter) -> Run {
+        let model = OpenCombineModel()
+        let subscription = model.$value.sink { counter.total &+= $0 }
+        return { count in withExtendedLifetime(subscription) { timed { openCombineIncrement(model, count) } } }
     }
 
     static func liftedAssign(_ counter: Counter) -> Run {

@@ -91,6 +91,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         Side("Bindings", BindingsPathCases.structSetNotify(counter)),
         Side("OpenCombine", OpenCombinePathCases.structSetNotify(counter)),
     ] }
+    let increment = Comparison("increment_set_notify") { [
+        Side("Bindings", BindingsPathCases.incrementNotify(counter)),
+        Side("OpenCombine", OpenCombinePathCases.incrementNotify(counter)),
+    ] }
     let createRelease = Comparison("bind_create_release") { [
         Side("Bindings", BindingsPathCases.createBindRelease(counter)),
         Side("OpenCombine", OpenCombinePathCases.createAssignRelease(counter)),
@@ -142,7 +146,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
 
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, binding, floors, wide, cancelOne,
-               liftedBinding, structValue, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
+               liftedBinding, structValue, increment, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion]
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
@@ -237,6 +241,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     paths.add(["`$x.sink`, `x` a struct of 3 Strings, set + notify (OpenCombine: `@Published`)",
                formatNanoseconds(structValue[0]), "OpenCombine " + formatNanoseconds(structValue[1]),
                formatRatio(structValue[1] / structValue[0], suffix: "x"), "", ""])
+    // An in-place mutation (`_modify`): no bar, the context for the set rows.
+    paths.add(["`x += 1` in place, 1 `$x.sink` (OpenCombine: the same on `@Published`)",
+               formatNanoseconds(increment[0]), "OpenCombine " + formatNanoseconds(increment[1]),
+               formatRatio(increment[1] / increment[0], suffix: "x"), "", ""])
     addPath("an owner with 3 `<~` bindings, created and released (OpenCombine: 3 `assign` + `store(in:)`)", createRelease[0], against: createRelease[1], speedupAtLeast: 3)
     addPath("`publisher(for: \\.child.value).sink`, set child.value (OpenCombine: `switchToLatest`)", nested[0], against: nested[1], speedupAtLeast: 5)
     addRelative("computed key path (2 dependencies), set + notify", computed[0], atMost: 6)
@@ -387,6 +395,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     json.add("bind_set_deliver", pair(binding))
     json.add("bind_lifted_set_deliver", pair(liftedBinding))
     json.add("struct_set_notify", pair(structValue))
+    json.add("increment_set_notify", pair(increment))
     json.add("bind_create_release_3", pair(createRelease))
     json.add("nested_set_notify", pair(nested))
     json.add("computed_set_notify_vs_sink", relative(computed[0]))

@@ -33,10 +33,14 @@ while let argument = arguments.popFirst() {
               --only KEY    run one comparison, for profiling: set_notify, set_unobserved,
                             set_after_observers_left, per_subscriber, subscribe_cancel, nested,
                             subject, computed, generic_sink, observe, binding, floors, wide,
-                            cancel_one, bind_lifted, bind_create_release, computed_bind,
+                            cancel_one, bind_lifted, struct_set_notify,
+                            increment_set_notify, bind_create_release, computed_bind,
                             computed_subscribe_cancel, computed_subscribe_cancel_set,
-                            observe_old_new, observable_value,
-                            chain_map_filter, many_models, memory
+                            observe_old_new, observable_value, chain_map_filter,
+                            many_models, batch_2_sets_computed, autorun,
+                            observable_array_append, pipeline_5_stages,
+                            share_10_subscribers, share_10_subscribers_with_completion,
+                            memory
               --single-threaded
                             measure in a process that never started a second thread
                             (glibc then skips the atomic instructions of its mutexes; no

@@ -98,18 +98,22 @@ public struct Observed<Value> {
             // One yield: with one per path (three), the optimizer left the coroutine a
             // call, which made both key paths at each in-place mutation and let the
             // storage key path escape (see the note at the top of the accessors).
-            let channel = instance[keyPath: storageKeyPath].channel?.takeUnretainedValue()
+            // Unretained, as in `store`: the anchor, in the storage, owns the channel.
+            let channel = instance[keyPath: storageKeyPath].channel
             let old: Value?
-            if let channel, channel.wantsOld {
+            if let channel, channel._withUnsafeGuaranteedRef({ $0.wantsOld }) {
                 // Someone asked for old values: keeping one means a copy, as with KVO.
                 let value = instance[keyPath: storageKeyPath].value
-                if channel.wantsPrior { channel.sendPrior(old: value) }
+                channel._withUnsafeGuaranteedRef { if $0.wantsPrior { $0.sendPrior(old: value) } }
                 old = value
             } else {
                 old = nil
             }
             yield &instance[keyPath: storageKeyPath].value
-            channel?.sendChange(old: old, new: instance[keyPath: storageKeyPath].value)
+            if let channel {
+                let new = instance[keyPath: storageKeyPath].value
+                channel._withUnsafeGuaranteedRef { $0.sendChange(old: old, new: new) }
+            }
         }
     }
 
