@@ -36,9 +36,9 @@ public struct Observed<Value> {
     /// keeps unobserved sets free. Unmanaged so that a set does not retain it: `anchor`
     /// owns it, and lives exactly as long as this storage, so the channel is alive
     /// whenever the model is being set. Written once, under the creation lock (see
-    /// `channel(of:storage:projected:)`); read by sets without it, which is safe because a set
-    /// and an observation of the same model do not run at once (the model's isolation
-    /// orders them, SPEC section 6).
+    /// `channel(of:storage:projected:)`); read by sets without it, which is safe because
+    /// a set and an observation of the same model do not run at once (the model's
+    /// isolation orders them, SPEC section 6).
     @usableFromInline var channel: Unmanaged<PropertyChannel<Value>>?
     /// The stored value.
     @usableFromInline var value: Value
@@ -230,9 +230,9 @@ public struct Observed<Value> {
     /// A read while the current thread tracks dependencies (`session`): reports the
     /// property's channel to the session, and returns the value.
     ///
-    /// The channel is looked up as ``channel(of:storage:projected:)`` does, under the creation lock
-    /// (except for the model whose set this thread is delivering, which the set itself
-    /// looks up without it), and the value is read in the same access to the storage
+    /// The channel is looked up as ``channel(of:storage:projected:)`` does, under the
+    /// creation lock (except for the model whose set this thread is delivering, which the
+    /// set itself looks up without it), and the value is read in the same access to the storage
     /// (``channelAndValue``): where the optimizer cannot prove the property's exclusivity
     /// (see the note at the top of the accessors), each access is checked at run time,
     /// and a tracked read made two.
