@@ -296,13 +296,30 @@ public struct Observed<Value> {
     @usableFromInline @inline(never)
     static func learnKey(_ channel: PropertyChannel<Value>, _ key: @autoclosure () -> AnyKeyPath, model: AnyObject) {
         channel.key = key()
-        let me = Unmanaged.passUnretained(channel).toOpaque()
-        for child in Mirror(reflecting: model).children {
-            if let storage = child.value as? Observed<Value>, storage.channel?.toOpaque() == me, let label = child.label {
-                channel.propertyName = "\(type(of: model)).\(label.hasPrefix("_") ? String(label.dropFirst()) : label)"
-                return
-            }
+        if let (label, _) = storage(of: Unmanaged.passUnretained(channel), in: model), let label {
+            channel.propertyName = "\(type(of: model)).\(label.hasPrefix("_") ? String(label.dropFirst()) : label)"
         }
+    }
+
+    /// The storage of the `@Observed` property of `model` whose channel is `channel`, and
+    /// its label, found by reflection among the stored properties of the model's class
+    /// and its superclasses (`nil` if none has it). Slow (a walk of the model's stored
+    /// properties): for a channel's first tracked read, and for the rare read of a
+    /// channel with no current snapshot on a subclass's instance.
+    static func storage(
+        of channel: Unmanaged<PropertyChannel<Value>>, in model: AnyObject
+    ) -> (label: String?, storage: Observed<Value>)? {
+        let target = channel.toOpaque()
+        var mirror: Mirror? = Mirror(reflecting: model)
+        while let current = mirror {
+            for child in current.children {
+                if let storage = child.value as? Observed<Value>, storage.channel?.toOpaque() == target {
+                    return (child.label, storage)
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
     }
 
     /// Creates the property's channel and the anchor that owns it, for a first tracked
@@ -318,7 +335,7 @@ public struct Observed<Value> {
     /// getter is the wrapper's, which only reads the storage. A subclass may override it,
     /// and an override would run the subclass's code under the channel's lock, and give
     /// another value than sets deliver (the stored one). So the channel of a subclass's
-    /// instance reads the storage by reflection (``storedValue(of:in:)``; a model that
+    /// instance reads the storage by reflection (``storage(of:in:)``; a model that
     /// customizes its mirror runs that code there, as the first tracked read's look-up of
     /// the property's name does).
     @usableFromInline @inline(never)
@@ -330,30 +347,13 @@ public struct Observed<Value> {
             return makeChannel(of: instance) { instance, channel in
                 // The getter is the last resort, for a model whose `customMirror` hides
                 // the storage.
-                storedValue(of: channel, in: instance) ?? DependencyTracking.untracked { instance[keyPath: wrapped] }
+                storage(of: channel, in: instance)?.storage.value
+                    ?? DependencyTracking.untracked { instance[keyPath: wrapped] }
             }
         }
         return makeChannel(of: instance) { instance, _ in
             DependencyTracking.untracked { instance[keyPath: wrapped] }
         }
-    }
-
-    /// The value of the `@Observed` property of `model` whose channel is `channel`, read
-    /// from its storage by reflection, the declaring class's included (`nil` if no stored
-    /// property has it). Slow (a walk of the model's stored properties): for the rare
-    /// read of a channel that has no current snapshot, on a subclass's instance.
-    static func storedValue(of channel: Unmanaged<PropertyChannel<Value>>, in model: AnyObject) -> Value? {
-        let target = channel.toOpaque()
-        var mirror: Mirror? = Mirror(reflecting: model)
-        while let current = mirror {
-            for child in current.children {
-                if let storage = child.value as? Observed<Value>, storage.channel?.toOpaque() == target {
-                    return storage.value
-                }
-            }
-            mirror = current.superclassMirror
-        }
-        return nil
     }
 
     /// Creates the property's channel and the anchor that owns it, for its projection;
@@ -377,6 +377,7 @@ public struct Observed<Value> {
     /// observer, which reads the model, so it runs where reading the model is safe (SPEC
     /// section 6), never during the model's deinit; after the deinit it finds the channel
     /// closed and reads nothing.
+    ///
     /// `read` is given the channel too, unretained (the anchor owns it).
     static func makeChannel<Instance: KeyValueObservable>(
         of instance: Instance, read: @escaping (Instance, Unmanaged<PropertyChannel<Value>>) -> Value

@@ -29,27 +29,28 @@ final class ChannelReadModel: KeyValueObservable {
 
 @Suite("Observation: what a channel reads for an observer that brings no current value")
 struct ObsChannelReadTests {
-    @Test func aStaleProjectionOfAChannelTheProjectionMadeGetsTheCurrentValue() {
-        let model = ChannelReadModel()
-        let projection = model.$x   // makes the channel
-        model.x = 5
-        var received: [Int] = []
-        let c = projection.sink { received.append($0) }
-        model.x = 6
-        #expect(received == [5, 6])
-        withExtendedLifetime(c) {}
-    }
-
-    @Test func aStaleProjectionOfAChannelATrackedReadMadeGetsTheCurrentValue() {
-        let model = ChannelReadModel()
-        let sums = model.publisher(for: \.sum).sink { _ in }   // a tracked read makes x's channel
+    /// Takes `x`'s projection, sets `x` to 5 (the projection is then stale), subscribes
+    /// to the projection, sets 6: what the subscription received.
+    private func staleProjectionReceives(_ model: ChannelReadModel) -> [Int] {
         let projection = model.$x
         model.x = 5
         var received: [Int] = []
         let c = projection.sink { received.append($0) }
         model.x = 6
-        #expect(received == [5, 6])
-        withExtendedLifetime((sums, c)) {}
+        withExtendedLifetime(c) {}
+        return received
+    }
+
+    @Test func aStaleProjectionOfAChannelTheProjectionMadeGetsTheCurrentValue() {
+        let model = ChannelReadModel()
+        #expect(staleProjectionReceives(model) == [5, 6])
+    }
+
+    @Test func aStaleProjectionOfAChannelATrackedReadMadeGetsTheCurrentValue() {
+        let model = ChannelReadModel()
+        let sums = model.publisher(for: \.sum).sink { _ in }   // a tracked read makes x's channel
+        #expect(staleProjectionReceives(model) == [5, 6])
+        withExtendedLifetime(sums) {}
     }
 
     /// The channel reads what sets deliver, the stored value, not what an overriding
@@ -67,5 +68,14 @@ struct ObsChannelReadTests {
         #expect(received == [2, 3])
         #expect(seen == [10, 20, 30])
         withExtendedLifetime((c1, c2)) {}
+    }
+
+    /// The first tracked read finds the property's name, for messages, also when a
+    /// superclass declares it.
+    @Test func aPropertyDeclaredByASuperclassIsNamed() {
+        let model = ChannelReadOverride()
+        let c = model.publisher(for: \.x).sink { _ in }
+        #expect(model.$x.channel.propertyName == "ChannelReadOverride.x")
+        withExtendedLifetime(c) {}
     }
 }
