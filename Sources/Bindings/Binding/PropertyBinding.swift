@@ -12,10 +12,11 @@
 // handle's reference, so that keeping either handle afterwards keeps nothing alive. When
 // the model goes, the channel lets go of the observer (and its closures) at once.
 //
-// Only for sinks that run on the sending thread; a sink that must run on the main thread
-// takes the general path (`BindingSubscriber`), which hops there. A publisher offers its
-// channel through `Publisher._bindingChannel()`, `nil` unless it is one of the property
-// publishers below.
+// A sink that must run on the main thread (see `BindingDelivery`) runs there through a
+// `MainActorDelivery`: at once when the value is sent on the main thread, otherwise
+// through the main queue, in order, as `BindingSubscriber` does for other publishers.
+// A publisher offers its channel through `Publisher._bindingChannel()`, `nil` unless it
+// is one of the property publishers below.
 
 /// Not for use: what a property publisher's `_bindingChannel()` gives a binding: the
 /// channel to register on, the value as the publisher read it (for the initial value),
@@ -43,15 +44,18 @@ public struct _BindingChannel<Value> {
 @usableFromInline
 final class BindingObserver<Value>: ValueObserver<Value>, @unchecked Sendable {
     // `@unchecked Sendable`: `secondHandle` is guarded by the channel's lock, like
-    // `handle` (set before the observer is registered); `onEnd` is written once, before
-    // the observer is registered, and read only by `sourceEnded()`, which the channel
-    // calls once.
+    // `handle` (set before the observer is registered); `onEnd` and `delivery` are
+    // written once, before the observer is registered; `onEnd` is read only by
+    // `sourceEnded()`, which the channel calls once, and `delivery` (a `Sendable` whose
+    // `cancel()` is an atomic store) by `cancelFromHandle()`.
 
     /// The maker's handle, unretained (see `ChannelObserver.handle` for why it can be
     /// read under the channel's lock while set).
     @exclusivity(unchecked) @usableFromInline var secondHandle: Unmanaged<AnyCancellable>?
     /// The sink's completion, for when the source ends (its model is gone).
     @usableFromInline var onEnd: (() -> Void)?
+    /// The main-thread delivery of a main-actor sink, stopped when the binding ends.
+    @usableFromInline var delivery: (any StoppableDelivery)?
 
     override func sourceEnded() {
         onEnd?()
@@ -71,6 +75,7 @@ final class BindingObserver<Value>: ValueObserver<Value>, @unchecked Sendable {
     /// other handle's reference is taken over.
     override func cancelFromHandle() {
         cancelled.store(true, ordering: .releasing)
+        delivery?.cancel()
         let taken = channel.withLock { takeHandleReferences() }
         if channel.isDerived {
             unregister()
@@ -93,21 +98,22 @@ final class BindingObserver<Value>: ValueObserver<Value>, @unchecked Sendable {
 
 extension BindingSink {
     /// Binds to `binding`'s channel (see the top of this file), lifting each value with
-    /// `transform`; `nil` if the fast path does not apply to this sink.
+    /// `transform`; `nil` if the owner is already gone.
     @inlinable
     func bindProperty<Value>(_ binding: _BindingChannel<Value>, _ transform: @escaping (Value) -> Input) -> AnyCancellable? {
-        guard case .sendingThread = delivery, let owner = reference.object else { return nil }
-        let reference = self.reference
-        let receiveValue = self.receiveValue
-        let observer = BindingObserver<Value>(
-            channel: binding.channel, options: binding.initial ? [.initial, .new] : [.new],
-            receiveValue: { value in
-                // The owner is alive while the binding is registered, but for the moment
-                // its deinit runs on another thread (its `subscriptions` not yet gone).
-                if let owner = reference.object { receiveValue(owner, transform(value)) }
-            })
-        if let receiveCompletion {
-            observer.onEnd = { if let owner = reference.object { receiveCompletion(owner) } }
+        guard let owner = reference.object else { return nil }
+        let observer = delivery == .mainActor
+            ? mainActorObserver(binding, transform)
+            : BindingObserver<Value>(
+                channel: binding.channel, options: binding.initial ? [.initial, .new] : [.new],
+                receiveValue: { [reference, receiveValue] value in
+                    // The owner is alive while the binding is registered, but for the
+                    // moment its deinit runs on another thread (its `subscriptions` not
+                    // yet gone).
+                    if let owner = reference.object { receiveValue(owner, transform(value)) }
+                })
+        if observer.onEnd == nil, let receiveCompletion {
+            observer.onEnd = { [reference] in if let owner = reference.object { receiveCompletion(owner) } }
         }
         let unmanaged = Unmanaged.passUnretained(observer)
         let ownersHandle = AnyCancellable(target: consume observer)
@@ -124,6 +130,37 @@ extension BindingSink {
             unmanaged.takeUnretainedValue().endUnregistered()
         }
         return registered.1
+    }
+
+    /// The observer of a sink that runs on the main thread only (see `BindingDelivery`):
+    /// at once when a value is sent there and nothing sent earlier still waits in the
+    /// main queue, otherwise through the main queue, in order, and the completion (the
+    /// model gone) after the values. Once the binding is cancelled, nothing queued runs.
+    @inlinable
+    func mainActorObserver<Value>(
+        _ binding: _BindingChannel<Value>, _ transform: @escaping (Value) -> Input
+    ) -> BindingObserver<Value> {
+        let reference = self.reference
+        let receiveValue = self.receiveValue
+        let receiveCompletion = self.receiveCompletion
+        let delivery = MainActorDelivery<SinkEvent<Input, Never>> { event in
+            guard let owner = reference.object else { return }
+            switch event {
+            case .value(let input): receiveValue(owner, input)
+            case .completion: receiveCompletion?(owner)
+            }
+        }
+        let observer = BindingObserver<Value>(
+            channel: binding.channel, options: binding.initial ? [.initial, .new] : [.new],
+            receiveValue: { value in
+                let input = transform(value)
+                delivery.deliver(.value(input)) {
+                    if let owner = reference.object { receiveValue(owner, input) }
+                }
+            })
+        observer.delivery = delivery
+        observer.onEnd = { delivery.deliver(.completion(.finished)) }
+        return observer
     }
 }
 

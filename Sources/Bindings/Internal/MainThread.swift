@@ -1,10 +1,21 @@
+import CBindingsThreadLocal
 import Dispatch
 
-/// Whether code runs on the main thread (where the main actor and the main dispatch
-/// queue run), without Foundation.
+/// Whether code runs where the main actor runs, without Foundation: on the main thread,
+/// or in a block of the main queue.
 ///
-/// The main queue is tagged with a queue-specific key; libdispatch treats the main
-/// thread as running the main queue, so the tag is visible there and only there.
+/// The same rule as the Swift runtime's (`MainActor.assumeIsolated` accepts both):
+/// - **The main thread** (the process's initial thread) is the main actor's, also inside
+///   another queue's `sync` block: found with one load of a thread-local flag (see
+///   `bindings_is_initial_thread`), the common case of main-actor code.
+/// - **A block of the main queue** on another thread: after `dispatchMain()`, which ends
+///   the main thread, libdispatch runs the main queue on worker threads. The main queue
+///   is tagged with a queue-specific key, visible only in its blocks.
+///
+/// Asked at every delivery to a main-actor callback: the look-up of the queue's tag alone
+/// (through `DispatchQueue.getSpecific`, a generic call) measured about 9 ns of a `sink`'s
+/// 51 ns on the main actor.
+@usableFromInline
 enum MainThread {
     private static let key: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
@@ -12,5 +23,13 @@ enum MainThread {
         return key
     }()
 
-    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+    /// Whether the current thread runs the main actor now.
+    @inlinable
+    static var isCurrent: Bool {
+        bindings_is_initial_thread() || isRunningMainQueue
+    }
+
+    /// Whether the current thread runs a block of the main queue.
+    @usableFromInline
+    static var isRunningMainQueue: Bool { DispatchQueue.getSpecific(key: key) == true }
 }

@@ -194,13 +194,19 @@ extension KeyValueObservable {
     /// ``observe(_:options:isolation:changeHandler:)`` from main-actor code: the handler
     /// runs on the main queue only (see `MainActorDelivery`); the model travels to the
     /// main queue with the change, when it goes there.
-    @usableFromInline
+    ///
+    /// Inlined, so that the delivery is specialized; a change delivered at once calls the
+    /// handler with no tuple of the model and the change (a retain and a release of the
+    /// model, whose weak references make them slow).
+    @inlinable
     func observeOnMainThread<Value>(
         _ specialization: DerivedSpecialization<Self, Value>, options: KeyValueObservingOptions,
         changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
     ) -> KeyValueObservation {
-        let (delivery, deliver) = MainActorDelivery<(Self, KeyValueObservedChange<Value>)>.make { changeHandler($0.0, $0.1) }
-        return observe(specialization, options: options, changeHandler: { deliver(($0, $1)) }, delivery: delivery)
+        let delivery = MainActorDelivery<(Self, KeyValueObservedChange<Value>)> { changeHandler($0.0, $0.1) }
+        return observe(specialization, options: options, changeHandler: { root, change in
+            delivery.deliver((root, change)) { changeHandler(root, change) }
+        }, delivery: delivery)
     }
 
     /// A publisher of the values at `keyPath`, as Combine's `publisher(for:options:)`.

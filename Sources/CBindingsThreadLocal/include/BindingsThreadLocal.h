@@ -10,6 +10,7 @@
 // `static inline`: Swift imports them, and the optimizer inlines them into its callers
 // (an `@Observed` getter among them).
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct {
@@ -22,6 +23,9 @@ typedef struct {
     /// The thread's dependency-tracking session (a recorder on the stack of the code
     /// that tracks) while it tracks, else `NULL`.
     void *_Nullable session;
+    /// Whether this is the process's initial thread (the one that ran `main`): 0 until
+    /// asked, then 1 if it is, 2 if not. A thread is or is not for its whole life.
+    int8_t initialThread;
 } BindingsThreadState;
 
 extern _Thread_local BindingsThreadState bindings_thread_state;
@@ -48,6 +52,18 @@ static inline __attribute__((always_inline)) void *_Nullable bindings_thread_ses
 
 static inline __attribute__((always_inline)) void bindings_set_thread_session(void *_Nullable session) {
     bindings_thread_state.session = session;
+}
+
+/// Finds out whether the current thread is the process's initial thread, and records it in
+/// the thread's state (see `bindings_is_initial_thread`).
+bool bindings_find_initial_thread(void);
+
+/// Whether the current thread is the process's initial thread (the main thread): one load
+/// of the thread's state once the first call found out (two system calls on Linux).
+static inline __attribute__((always_inline)) bool bindings_is_initial_thread(void) {
+    int8_t known = bindings_thread_state.initialThread;
+    if (__builtin_expect(known != 0, 1)) return known == 1;
+    return bindings_find_initial_thread();
 }
 
 /// An identifier of the current thread: the address of its state, which no other live
