@@ -29,6 +29,10 @@ func timed(_ body: () -> Void) -> UInt64 {
     return monotonicNanoseconds() &- start
 }
 
+/// Each side's round: this many timed batches, each of about this many nanoseconds.
+let batchesPerRound = 5
+let batchNanoseconds: UInt64 = 2_000_000
+
 /// Runs `count` operations and returns the nanoseconds of the timed part (a side may do
 /// untimed set-up between batches, such as re-subscribing what it cancelled).
 typealias Run = (_ count: Int) -> UInt64

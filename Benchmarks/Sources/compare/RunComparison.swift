@@ -5,18 +5,26 @@ import Darwin
 #endif
 import CMallocCounter
 
-/// The report: the tables for people, the JSON object for scripts.
+/// The report: the tables for people, the JSON object for scripts. The main-actor table
+/// is added last (``addMainActorTable(onMainThread:onWorker:rounds:)``): its second half is
+/// measured after the main thread has parked (see main.swift).
 struct ComparisonReport {
-    var text: String
-    var json: String
+    var heading: String
+    var tables: [String]
+    var notes: String
+    var json: JSONReport
+
+    var text: String { ([heading] + tables + [notes]).joined(separator: "\n\n") }
 }
 
-/// Runs every benchmark and builds the report.
+/// Runs every benchmark and builds the report, but for the main-actor table, whose
+/// comparisons measured on the main thread it returns too.
 /// `only`, a comparison's key (or "memory"), runs just that one: for profiling.
-func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> ComparisonReport {
+@MainActor
+func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (ComparisonReport, mainActor: [Comparison]) {
     let counter = Counter()
-    let target: UInt64 = 2_000_000   // batches of about 2 ms
-    let batches = 5                  // per side per round
+    let target = batchNanoseconds
+    let batches = batchesPerRound
 
     progress("setting up (load average: \(firstLine(ofFile: "/proc/loadavg") ?? "unknown"))")
 
@@ -144,11 +152,15 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         Side("OpenCombine", OpenCombineOperatorCases.shareWithCompletion(counter)),
     ] }
 
+    // Made in main-actor code, measured on the main thread (see MainActorCases.swift).
+    let mainActor = MainActorCases.comparisons(counter)
+
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, binding, floors, wide, cancelOne,
                liftedBinding, structValue, increment, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion]
+        + mainActor
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
         writeToStandardError("compare: no comparison is called \(only); see --help\n")
@@ -322,22 +334,12 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
         memory.add(["heap allocations per delivery, \(name)", formatRatio(allocations), "", "", "0", verdict(allocations == 0)])
     }
 
-    let text = """
+    let heading = """
         Bindings vs OpenCombine 0.14.0: \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) cores, \
         load average before the run \(firstLine(ofFile: "/proc/loadavg").map { String($0.prefix(14)) } ?? "unknown")
-
-        \(timings.render())
-
-        \(paths.render())
-
-        \(beyond.render())
-
-        \(parity.render())
-
-        \(scaling.render())
-
-        \(memory.render())
-
+        """
+    let tables = [timings.render(), paths.render(), beyond.render(), parity.render(), scaling.render(), memory.render()]
+    let notes = """
         How each figure is measured: each timed operation runs in a loop in an @inline(never)
         function that takes the model as a parameter; Bindings and OpenCombine take turns, \
         \(rounds) rounds each of \(batches) timed batches of about 2 ms, and the best batch counts.
@@ -374,6 +376,11 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
           \(subscriptions) more `sink` subscriptions to one property, kept alive, minus before, / \(subscriptions).
         - allocations: calls to malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign on the
           benchmark thread, counted by interposition, over \(sets) sets after a warm-up, per set.
+        - main actor: the `$x.sink`, change handler and `<~` rows made in a `@MainActor` function (a
+          `<~` into an owner whose `BindingOwner` conformance is isolated to the main actor), set on the
+          main actor: on the main thread (a synchronous `main.swift`), then in a block of the main queue
+          run by a worker thread (an `async` main, or `dispatchMain()`). OpenCombine calls its closures
+          where the value is sent, with no check.
         checksum \(counter.total)
         """
 
@@ -417,5 +424,30 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> Co
     json.add("pipeline_5_stages", pair(pipeline))
     json.add("share_10_subscribers", pair(share))
 
-    return ComparisonReport(text: text, json: json.render())
+    return (ComparisonReport(heading: heading, tables: tables, notes: notes, json: json), mainActor)
+}
+
+extension ComparisonReport {
+    /// Adds the main-actor table: the comparisons of `MainActorCases` measured on the main
+    /// thread, and again (if measured) in a main-queue block on a worker thread.
+    mutating func addMainActorTable(onMainThread: [Comparison], onWorker: [Comparison]?) {
+        var table = Table(["main actor (ns per op): made and set on it", "Bindings", "OpenCombine", "speedup"])
+        let names = [
+            "`$x.sink`, set + notify",
+            "`observe(_:options:)` change handler, set + notify",
+            "`<~` into a main-actor owner (OpenCombine: `assign(to:on:)`), set + deliver",
+        ]
+        let keys = ["main_actor_sink_set_notify", "main_actor_observe", "main_actor_bind_set_deliver"]
+        for (place, comparisons) in [("on the main thread", onMainThread), ("in a main-queue block on a worker", onWorker ?? [])] {
+            for (index, comparison) in comparisons.enumerated() where comparison[0].isFinite {
+                let other = comparison.sides.count > 1 ? comparison[1] : .nan
+                table.add(["\(names[index]), \(place)", formatNanoseconds(comparison[0]), formatNanoseconds(other),
+                           formatRatio(other / comparison[0], suffix: "x")])
+                let suffix = place == "on the main thread" ? "" : "_worker"
+                json.add(keys[index] + suffix, [("bindings_ns", comparison[0]), ("opencombine_ns", other),
+                                               ("speedup", other / comparison[0])])
+            }
+        }
+        tables.insert(table.render(), at: 2)
+    }
 }

@@ -4,6 +4,7 @@
 //
 // What each figure measures is printed under the tables and in Docs/Performance.md.
 
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,7 +41,7 @@ while let argument = arguments.popFirst() {
                             many_models, batch_2_sets_computed, autorun,
                             observable_array_append, pipeline_5_stages,
                             share_10_subscribers, share_10_subscribers_with_completion,
-                            memory
+                            main_actor_sink, main_actor_observe, main_actor_bind, memory
               --single-threaded
                             measure in a process that never started a second thread
                             (glibc then skips the atomic instructions of its mutexes; no
@@ -61,14 +62,38 @@ while let argument = arguments.popFirst() {
 if !singleThreaded { startAndJoinAThread() }
 
 let startedAt = monotonicNanoseconds()
-let report = runComparison(rounds: max(1, rounds), only: only, multiThreaded: !singleThreaded)
-print(report.text)
-if let jsonPath {
-    if write(report.json, toFile: jsonPath) {
+var (report, mainActorOnMainThread) = runComparison(rounds: max(1, rounds), only: only, multiThreaded: !singleThreaded)
+
+/// Prints the report, writes the JSON, and ends the process.
+@MainActor
+func finish(_ report: ComparisonReport) -> Never {
+    print(report.text)
+    if let jsonPath {
+        guard write(report.json.render(), toFile: jsonPath) else {
+            progress("could not write \(jsonPath)")
+            exit(1)
+        }
         progress("wrote \(jsonPath)")
-    } else {
-        progress("could not write \(jsonPath)")
-        exit(1)
+    }
+    progress("finished in \(Double((monotonicNanoseconds() - startedAt) / 100_000_000) / 10) s")
+    exit(0)
+}
+
+// The main-actor comparisons again, where an `async` main runs its main actor: in a block
+// of the main queue on a worker thread, once `dispatchMain()` has parked the main thread
+// (which then runs no more code: this is the last measurement).
+let mainActorKeys = Set(mainActorOnMainThread.map(\.key))
+guard only == nil || mainActorKeys.contains(only!) else {
+    report.addMainActorTable(onMainThread: mainActorOnMainThread, onWorker: nil)
+    finish(report)
+}
+DispatchQueue.main.async {
+    MainActor.assumeIsolated {
+        progress("main actor, in a main-queue block on a worker thread")
+        let onWorker = MainActorCases.comparisons(Counter()).filter { only == nil || $0.key == only }
+        measure(onWorker, rounds: max(1, rounds), batches: batchesPerRound, targetNanoseconds: batchNanoseconds, progress: progress)
+        report.addMainActorTable(onMainThread: mainActorOnMainThread, onWorker: onWorker)
+        finish(report)
     }
 }
-progress("finished in \(Double((monotonicNanoseconds() - startedAt) / 100_000_000) / 10) s")
+dispatchMain()
