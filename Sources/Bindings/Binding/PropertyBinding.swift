@@ -104,17 +104,7 @@ extension BindingSink {
         guard let owner = reference.object else { return nil }
         let observer = delivery == .mainActor
             ? mainActorObserver(binding, transform)
-            : BindingObserver<Value>(
-                channel: binding.channel, options: binding.initial ? [.initial, .new] : [.new],
-                receiveValue: { [reference, receiveValue] value in
-                    // The owner is alive while the binding is registered, but for the
-                    // moment its deinit runs on another thread (its `subscriptions` not
-                    // yet gone).
-                    if let owner = reference.object { receiveValue(owner, transform(value)) }
-                })
-        if observer.onEnd == nil, let receiveCompletion {
-            observer.onEnd = { [reference] in if let owner = reference.object { receiveCompletion(owner) } }
-        }
+            : sendingThreadObserver(binding, transform)
         let unmanaged = Unmanaged.passUnretained(observer)
         let ownersHandle = AnyCancellable(target: consume observer)
         let registered = unmanaged._withUnsafeGuaranteedRef { observer in
@@ -130,6 +120,26 @@ extension BindingSink {
             unmanaged.takeUnretainedValue().endUnregistered()
         }
         return registered.1
+    }
+
+    /// The observer of a sink that runs on the thread that sends each value.
+    @inlinable
+    func sendingThreadObserver<Value>(
+        _ binding: _BindingChannel<Value>, _ transform: @escaping (Value) -> Input
+    ) -> BindingObserver<Value> {
+        let reference = self.reference
+        let receiveValue = self.receiveValue
+        let observer = BindingObserver<Value>(
+            channel: binding.channel, options: binding.initial ? [.initial, .new] : [.new],
+            receiveValue: { value in
+                // The owner is alive while the binding is registered, but for the moment
+                // its deinit runs on another thread (its `subscriptions` not yet gone).
+                if let owner = reference.object { receiveValue(owner, transform(value)) }
+            })
+        if let receiveCompletion {
+            observer.onEnd = { if let owner = reference.object { receiveCompletion(owner) } }
+        }
+        return observer
     }
 
     /// The observer of a sink that runs on the main thread only (see `BindingDelivery`):
