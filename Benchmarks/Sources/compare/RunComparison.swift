@@ -432,20 +432,23 @@ extension ComparisonReport {
     /// thread, and again (if measured) in a main-queue block on a worker thread.
     mutating func addMainActorTable(onMainThread: [Comparison], onWorker: [Comparison]?) {
         var table = Table(["main actor (ns per op): made and set on it", "Bindings", "OpenCombine", "speedup"])
-        let names = [
-            "`$x.sink`, set + notify",
-            "`observe(_:options:)` change handler, set + notify",
-            "`<~` into a main-actor owner (OpenCombine: `assign(to:on:)`), set + deliver",
+        // For each comparison's key: the row's name and the JSON key.
+        let rows = [
+            "main_actor_sink": ("`$x.sink`, set + notify", "main_actor_sink_set_notify"),
+            "main_actor_observe": ("`observe(_:options:)` change handler, set + notify", "main_actor_observe"),
+            "main_actor_bind": ("`<~` into a main-actor owner (OpenCombine: `assign(to:on:)`), set + deliver",
+                                "main_actor_bind_set_deliver"),
         ]
-        let keys = ["main_actor_sink_set_notify", "main_actor_observe", "main_actor_bind_set_deliver"]
-        for (place, comparisons) in [("on the main thread", onMainThread), ("in a main-queue block on a worker", onWorker ?? [])] {
-            for (index, comparison) in comparisons.enumerated() where comparison[0].isFinite {
+        for (place, suffix, comparisons) in [
+            ("on the main thread", "", onMainThread), ("in a main-queue block on a worker", "_worker", onWorker ?? []),
+        ] {
+            for comparison in comparisons where comparison[0].isFinite {
+                guard let (name, key) = rows[comparison.key] else { continue }
                 let other = comparison.sides.count > 1 ? comparison[1] : .nan
-                table.add(["\(names[index]), \(place)", formatNanoseconds(comparison[0]), formatNanoseconds(other),
+                table.add(["\(name), \(place)", formatNanoseconds(comparison[0]), formatNanoseconds(other),
                            formatRatio(other / comparison[0], suffix: "x")])
-                let suffix = place == "on the main thread" ? "" : "_worker"
-                json.add(keys[index] + suffix, [("bindings_ns", comparison[0]), ("opencombine_ns", other),
-                                               ("speedup", other / comparison[0])])
+                json.add(key + suffix, [("bindings_ns", comparison[0]), ("opencombine_ns", other),
+                                        ("speedup", other / comparison[0])])
             }
         }
         tables.insert(table.render(), at: 2)
