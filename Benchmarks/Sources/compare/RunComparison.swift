@@ -200,6 +200,9 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                 ("`CurrentValueSubject.send`", BindingsCases.currentValueSubject(counter)),
                 ("`map`/`filter` chain", BindingsPathCases.mapFilterChain(counter)),
                 ("20,000 models", BindingsPathCases.manyModels(counter, models: 20_000)),
+                ("main actor `$x.sink`", MainActorCases.bindingsSink(counter)),
+                ("main actor `observe`", MainActorCases.bindingsObserve(counter)),
+                ("main actor `<~`", MainActorCases.bindingsBind(counter)),
             ].map { ($0.0, allocationsPerOperation($0.1, count: 40_000)) }
         }
     }
