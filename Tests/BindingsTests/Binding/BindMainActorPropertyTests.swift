@@ -9,16 +9,6 @@ import Testing
 // main actor, otherwise through the main queue, in order; nothing queued runs once the
 // binding is cancelled or its owner is gone; the model's end comes after its values.
 
-/// What a main-actor sink saw, values and completion in one order.
-@MainActor final class BindMainEvents {
-    var events: [String] = []
-    var onMain: [Bool] = []
-    func record(_ event: String) {
-        events.append(event)
-        onMain.append(MainThread.isCurrent)
-    }
-}
-
 @Suite("Bindings: from a property into a main-actor sink")
 @MainActor
 struct BindMainActorPropertyTests {
@@ -59,13 +49,13 @@ struct BindMainActorPropertyTests {
     @Test func aComputedKeyPathIntoAMainActorClosureSink() async {
         let model = BindPerson()
         let label = BindLabel()
-        let log = BindMainEvents()
+        let log = BindMainLog()
         BindingSink(owner: label) { @MainActor _, name in log.record(name) } <~ model.publisher(for: \.fullName)
         model.lastName = "Byron"
         setFromBackground(model, ["Grace"])
-        #expect(log.events == ["Ada Lovelace", "Ada Byron"])
+        #expect(log.values == ["Ada Lovelace", "Ada Byron"])
         await drainMainQueue()
-        #expect(log.events == ["Ada Lovelace", "Ada Byron", "Grace Byron"])
+        #expect(log.values == ["Ada Lovelace", "Ada Byron", "Grace Byron"])
         #expect(log.onMain == [true, true, true])
     }
 
@@ -83,7 +73,7 @@ struct BindMainActorPropertyTests {
 
     @Test func aReleasedOwnerDropsValuesStillQueuedAndLetsGoOfTheSink() async {
         let model = BindPerson()
-        let log = BindMainEvents()
+        let log = BindMainLog()
         weak var weakStatus: BindStatusLine?
         weak var weakToken: Canary?
         do {
@@ -98,13 +88,13 @@ struct BindMainActorPropertyTests {
         }
         #expect(weakStatus == nil)
         await drainMainQueue()
-        #expect(log.events == ["Ada"])
+        #expect(log.values == ["Ada"])
         #expect(weakToken == nil)
     }
 
     @Test func theModelsEndComesAfterItsQueuedValues() async {
         let status = BindStatusLine()
-        let log = BindMainEvents()
+        let log = BindMainLog()
         let sink = BindingSink(
             owner: status,
             receiveValue: { _, value in log.record(value) },
@@ -116,9 +106,9 @@ struct BindMainActorPropertyTests {
             model.withLock { $0!.firstName = "b1" }
             model.value = nil                            // the model goes: the binding ends
         }
-        #expect(log.events == ["Ada"])
+        #expect(log.values == ["Ada"])
         await drainMainQueue()
-        #expect(log.events == ["Ada", "b1", "end"])
+        #expect(log.values == ["Ada", "b1", "end"])
         #expect(log.onMain == [true, true, true])
     }
 }
