@@ -19,6 +19,7 @@ import Synchronization
 /// Whether the listener is an owner, and whether its conformance may be isolated, is
 /// decided at compile time, by the overload the compiler picks (see `bind` below), never
 /// by a dynamic cast.
+@usableFromInline
 protocol ListenerChannelProvider {
     associatedtype ListenedValue
     var listenerChannel: PropertyChannel<ListenedValue> { get }
@@ -28,14 +29,42 @@ extension ListenerChannelProvider {
     /// Registers the listener's observer. With `storage` (the listener is an owner), also
     /// returns the handle that the caller keeps in the listener's `subscriptions`, so
     /// that the binding ends the moment the owner goes.
-    @discardableResult
+    ///
+    /// Inlinable, with the `bind` methods that call it: the observer's closure is made
+    /// here, where the types are known, and the channel calls it from its own
+    /// specialized code, as it calls a `sink`'s (see `ValueObserver`). As a generic
+    /// observer of the channel's events, a value cost about 115 ns.
+    @inlinable @discardableResult
     func addListener<Listener: AnyObject>(
         _ listener: Listener, skipInitialValue: Bool, onMainActor: Bool, storage: ListenerOwnerStorage?,
         handler: @escaping (Listener, ListenedValue) -> Void
     ) -> AnyCancellable? {
+        let reference = WeakReference(listener)
+        let link = ListenerLink<ListenedValue>()
+        let delivery: MainActorDelivery<ListenedValue>?
+        let receiveValue: (ListenedValue) -> Void
+        if onMainActor {
+            // The listener is loaded again on the main thread, where the handler runs.
+            let main = MainActorDelivery<ListenedValue> { value in
+                if let listener = reference.object { handler(listener, value) }
+            }
+            delivery = main
+            receiveValue = { value in
+                guard let listener = reference.object else { return link.listenerIsGone() }
+                main.deliver(value) { handler(listener, value) }
+            }
+        } else {
+            delivery = nil
+            receiveValue = { value in
+                guard let listener = reference.object else { return link.listenerIsGone() }
+                handler(listener, value)
+            }
+        }
         let observer = ListenerObserver(
             channel: listenerChannel, options: skipInitialValue ? [.new] : [.initial, .new],
-            listener: listener, onMainActor: onMainActor, storage: storage, handler: handler)
+            listenerID: ObjectIdentifier(listener), storage: storage, delivery: delivery,
+            receiveValue: receiveValue)
+        link.observer = Unmanaged.passUnretained(observer)   // before any value can arrive
         let handle = storage.map { _ in AnyCancellable.unchecked({ [weak observer] in observer?.unbind() }) }
         observer.ownerHandle = handle.map(ObjectIdentifier.init)   // before another thread can see it
         observer.register()
@@ -43,6 +72,7 @@ extension ListenerChannelProvider {
     }
 
     /// Binds a listener whose conformance to ``BindingOwner`` is nonisolated.
+    @inlinable
     func addOwnerListener<Listener: BindingOwner & SendableMetatype>(
         _ listener: Listener, skipInitialValue: Bool, isolation: (any Actor)?,
         handler: @escaping (Listener, ListenedValue) -> Void
@@ -58,6 +88,7 @@ extension ListenerChannelProvider {
     /// the main thread, the handler and the owner's storage are only used there. The
     /// handle goes into `subscriptions` here, on the binding's thread, where the caller
     /// can use the conformance.
+    @inlinable
     func addPossiblyIsolatedOwnerListener<Listener: BindingOwner>(
         _ listener: Listener, skipInitialValue: Bool, isolation: (any Actor)?,
         handler: @escaping (Listener, ListenedValue) -> Void
@@ -90,6 +121,7 @@ extension ListenerChannelProvider {
 
 /// A listener's `subscriptions`, reached through its conformance to ``BindingOwner``,
 /// which the compiler vouched for where the listener was bound.
+@usableFromInline
 struct ListenerOwnerStorage {
     /// Takes handles out of the owner's `subscriptions` (`unbind(_:)`).
     private let removeHandles: (Set<ObjectIdentifier>) -> Void
@@ -97,6 +129,7 @@ struct ListenerOwnerStorage {
     /// the main thread.
     let onMainActor: Bool
 
+    @usableFromInline
     init<Owner: BindingOwner>(_ owner: Owner, onMainActor: Bool) {
         removeHandles = { [weak owner] handles in
             guard let owner else { return }
@@ -129,7 +162,7 @@ struct ListenerOwnerStorage {
 }
 
 extension Observed.Publisher: ListenerChannelProvider {
-    var listenerChannel: PropertyChannel<Value> { channel }
+    @usableFromInline var listenerChannel: PropertyChannel<Value> { channel }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
     /// then with every new value, as long as `listener` lives or until ``unbind(_:)``.
@@ -141,6 +174,7 @@ extension Observed.Publisher: ListenerChannelProvider {
     /// For a listener that is not a ``BindingOwner``: it is dropped at the property's next
     /// value once released. `isolation` is the caller's: bound on the main actor,
     /// `handler` only runs on the main thread.
+    @inlinable
     public func bind<Listener: AnyObject>(
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
@@ -163,6 +197,7 @@ extension Observed.Publisher: ListenerChannelProvider {
     /// compiler picks this overload for those): the binding is also kept in its
     /// `subscriptions`, and ends the moment it deinitialises. `isolation` is the caller's:
     /// bound on the main actor, `handler` only runs on the main thread.
+    @inlinable
     public func bind<Listener: BindingOwner & SendableMetatype>(
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
@@ -184,6 +219,7 @@ extension Observed.Publisher: ListenerChannelProvider {
     /// `subscriptions`, and ends the moment it deinitialises. Bound on the main actor or on
     /// the main thread, `handler` only runs on the main thread, and the listener's
     /// `subscriptions` is only touched there.
+    @inlinable
     public func bind<Listener: BindingOwner>(
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
@@ -201,7 +237,7 @@ extension Observed.Publisher: ListenerChannelProvider {
 }
 
 extension ObservableValue: ListenerChannelProvider {
-    var listenerChannel: PropertyChannel<Value> { channel }
+    @usableFromInline var listenerChannel: PropertyChannel<Value> { channel }
 
     /// Calls `handler` with `listener` and the current value (unless `skipInitialValue`),
     /// then with every update, as long as `listener` lives or until ``unbind(_:)``.
@@ -213,6 +249,7 @@ extension ObservableValue: ListenerChannelProvider {
     /// For a listener that is not a ``BindingOwner``: it is dropped at the next update
     /// once released. `isolation` is the caller's: bound on the main actor, `handler` only
     /// runs on the main thread.
+    @inlinable
     public func bind<Listener: AnyObject>(
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
@@ -235,6 +272,7 @@ extension ObservableValue: ListenerChannelProvider {
     /// compiler picks this overload for those): the binding is also kept in its
     /// `subscriptions`, and ends the moment it deinitialises. `isolation` is the caller's:
     /// bound on the main actor, `handler` only runs on the main thread.
+    @inlinable
     public func bind<Listener: BindingOwner & SendableMetatype>(
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
@@ -256,6 +294,7 @@ extension ObservableValue: ListenerChannelProvider {
     /// `subscriptions`, and ends the moment it deinitialises. Bound on the main actor or on
     /// the main thread, `handler` only runs on the main thread, and the listener's
     /// `subscriptions` is only touched there.
+    @inlinable
     public func bind<Listener: BindingOwner>(
         _ listener: Listener, skipInitialValue: Bool = false, isolation: isolated (any Actor)? = #isolation,
         handler: @escaping (Listener, Value) -> Void
@@ -283,73 +322,78 @@ protocol ListenerIdentified: AnyObject {
     func unbind()
 }
 
-/// Holds its listener weakly; once the listener is gone it unregisters itself at the next
-/// value.
-final class ListenerObserver<Listener: AnyObject, Value>: PropertyObserver<Value>, ListenerIdentified,
-    @unchecked Sendable
-{
+/// A listener's observer, which its channel holds while it is registered (a listener that
+/// is not an owner has nothing else to keep it). A ``PropertyValueReceiver``: the
+/// channel's code, specialized for the value's type, gives it each new value as it is,
+/// and it calls its closure (made by `ListenerChannelProvider.addListener`, where the types
+/// are known), which holds the listener weakly, unregisters the observer at the first
+/// value after the listener is gone, and, for a handler bound on the main actor, delivers
+/// through a ``MainActorDelivery``.
+@usableFromInline
+final class ListenerObserver<Value>: PropertyValueReceiver<Value>, ListenerIdentified, @unchecked Sendable {
     // `@unchecked Sendable` (the base classes document their own fields):
-    // - `listener`: a `weak let` (loaded atomically by the runtime); `listenerID`,
-    //   `onMainActor`: `let`s.
-    // - `handler`: a `let`, called by one thread at a time: the deliverer (the registering
-    //   thread for the initial value), or with `onMainActor` the main thread only.
-    // - `ownerStorage`: a `let`, only used by `unbind(_:)`, on the main thread when the
-    //   owner's conformance may be main-actor isolated (`ListenerOwnerStorage.remove`).
+    // - `receiveValue`: a `let`, called by one thread at a time (the channel's deliverer;
+    //   for the initial value, the registering thread before the observer joins).
+    // - `listenerID`, `ownerStorage`, `delivery`: `let`s. `ownerStorage` is only used by
+    //   `unbind(_:)`, on the main thread when the owner's conformance may be main-actor
+    //   isolated (`ListenerOwnerStorage.remove`); `delivery` is `Sendable`.
     // - `ownerHandle`: written once, before `register()` publishes it under the channel's
     //   lock; read after `snapshot()` takes that lock.
-    // - `unbound`, `queued`: atomics.
-    private weak let listener: Listener?
+    private let receiveValue: (Value) -> Void
     let listenerID: ObjectIdentifier
     /// Set once, on the binding's thread, before `bind` returns; read by `unbind(_:)`.
-    var ownerHandle: ObjectIdentifier?
+    @usableFromInline var ownerHandle: ObjectIdentifier?
     let ownerStorage: ListenerOwnerStorage?
-    private let handler: (Listener, Value) -> Void
-    /// The handler is main-actor isolated: it only runs on the main thread.
-    private let onMainActor: Bool
-    private let unbound = Atomic<Bool>(false)
-    /// Values sent to the main queue and not handled yet (see `BindingSubscriber`).
-    private let queued = Atomic<Int>(0)
+    /// The main-thread delivery of a handler bound on the main actor.
+    private let delivery: (any StoppableDelivery)?
 
-    init(channel: PropertyChannel<Value>, options: KeyValueObservingOptions, listener: Listener,
-         onMainActor: Bool, storage: ListenerOwnerStorage?, handler: @escaping (Listener, Value) -> Void) {
-        self.listener = listener
-        listenerID = ObjectIdentifier(listener)
-        self.onMainActor = onMainActor
+    @usableFromInline
+    init(
+        channel: PropertyChannel<Value>, options: KeyValueObservingOptions, listenerID: ObjectIdentifier,
+        storage: ListenerOwnerStorage?, delivery: (any StoppableDelivery)?,
+        receiveValue: @escaping (Value) -> Void
+    ) {
+        self.receiveValue = receiveValue
+        self.listenerID = listenerID
         ownerStorage = storage
-        self.handler = handler
+        self.delivery = delivery
         super.init(channel: channel, options: options)
     }
 
+    override func receiveNew(_ value: Value) {
+        receiveValue(value)
+    }
+
+    /// A change that waited in the channel's queue, or a prior notice (which listeners
+    /// do not take).
+    override func receive(_ event: PropertyEvent<Value>) {
+        if !event.isPrior, let value = event.new { receiveValue(value) }
+    }
+
+    /// Stops the handler at once, values still queued for the main thread included.
+    @usableFromInline
     func unbind() {
-        unbound.store(true, ordering: .releasing)
+        delivery?.cancel()
         unregister()
     }
+}
 
-    override func receive(_ event: PropertyEvent<Value>) {
-        guard let listener else {
-            unregister()
-            return
-        }
-        guard !event.isPrior, let value = event.new else { return }
-        if !onMainActor || (queued.load(ordering: .acquiring) == 0 && MainThread.isCurrent) {
-            handler(listener, value)
-        } else {
-            enqueueOnMain(Delivery(value: value))
-        }
-    }
+/// Lets a listener's closure unregister its observer once the listener is gone.
+@usableFromInline
+final class ListenerLink<Value>: @unchecked Sendable {
+    // `@unchecked Sendable`: `observer` is written once, before the observer registers
+    // (so before any value can reach the closure), and read only by the closure.
 
-    /// A value on its way to the main queue. `@unchecked Sendable`: it is handed from the
-    /// setting thread to the main queue and only used there.
-    private struct Delivery: @unchecked Sendable {
-        let value: Value
-    }
+    /// The observer, unretained: it owns the closure that owns this link, and the closure
+    /// runs only when the channel calls it through the observer, which the channel holds
+    /// while it is registered, and the deliverer until its delivery ends.
+    @usableFromInline var observer: Unmanaged<ListenerObserver<Value>>?
 
-    private func enqueueOnMain(_ delivery: Delivery) {
-        queued.add(1, ordering: .acquiringAndReleasing)
-        DispatchQueue.main.async { [self] in
-            defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
-            guard !unbound.load(ordering: .acquiring), let listener else { return }
-            handler(listener, delivery.value)
-        }
+    @usableFromInline init() {}
+
+    /// The listener is gone: the observer leaves its channel.
+    @usableFromInline
+    func listenerIsGone() {
+        observer?._withUnsafeGuaranteedRef { $0.unregister() }
     }
 }

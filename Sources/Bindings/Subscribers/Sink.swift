@@ -188,6 +188,11 @@ extension Publisher {
     /// main queue, in order. From another actor it runs on that actor, asynchronously, in
     /// order, but for what the subscription sends at once (a current value), which it
     /// gets before this returns. From nonisolated code it runs on the thread that sends.
+    ///
+    /// Inlinable, so that a main-actor delivery is specialized where the types are known
+    /// (run as generic code, each value looked up generic metadata: 112 ns a value on the
+    /// main actor, against 12 from nonisolated code).
+    @inlinable
     public func sink(
         isolation: isolated (any Actor)? = #isolation,
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
