@@ -130,6 +130,18 @@ enum BindingsCases {
 
     /// `publisher(for:)` and the generic `sink`: a `Subscribers.Sink` behind a
     /// `PropertySubscription`, the path that operators take.
+    /// The listener API: `$value.bind(listener) { listener, value in ... }`.
+    static func listener(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let target = BindingsTarget()
+        model.$value.bind(target) { target, value in target.number = value }
+        return { count in
+            let elapsed = timed { bindingsSet(model, count) }
+            counter.total &+= target.number
+            return elapsed
+        }
+    }
+
     static func genericSink(_ counter: Counter) -> Run {
         let model = BindingsModel()
         // `sink(receiveValue:)` on this publisher takes the fast path of `$value.sink`; the

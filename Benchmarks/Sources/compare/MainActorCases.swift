@@ -1,7 +1,8 @@
 import Bindings
 import OpenCombine
 
-// The main-actor rows: a `sink`, a change handler and a `<~` made in main-actor code (a
+// The main-actor rows: a `sink` (one closure or two), a change handler, a listener and a
+// `<~` made in main-actor code (a
 // Swift 6 `main.swift`, a `@MainActor` type), where Bindings delivers on the main actor
 // only (at once when the set is made there), and OpenCombine calls the closure where the
 // value is sent. The sets are made on the main actor too, so every delivery is at once.
@@ -35,6 +36,11 @@ enum MainActorCases {
                 Side("OpenCombine", openCombineSink(counter)),
             ] },
             Comparison("main_actor_observe") { [Side("Bindings", bindingsObserve(counter))] },
+            Comparison("main_actor_listener") { [Side("Bindings", bindingsListener(counter))] },
+            Comparison("main_actor_sink_completion") { [
+                Side("Bindings", bindingsSinkWithCompletion(counter)),
+                Side("OpenCombine", openCombineSinkWithCompletion(counter)),
+            ] },
             Comparison("main_actor_bind") { [
                 Side("Bindings", bindingsBind(counter)),
                 Side("OpenCombine", openCombineAssign(counter)),
@@ -52,6 +58,29 @@ enum MainActorCases {
         let model = BindingsModel()
         let token = model.observe(\.value, options: [.new]) { _, change in counter.total &+= change.newValue! }
         return { count in withExtendedLifetime(token) { timed { bindingsSet(model, count) } } }
+    }
+
+    static func bindingsListener(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let label = BindingsMainActorLabel()
+        model.$value.bind(label) { label, value in label.number = value }
+        return { count in
+            let elapsed = timed { bindingsSet(model, count) }
+            counter.total &+= label.number
+            return elapsed
+        }
+    }
+
+    static func bindingsSinkWithCompletion(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let subscription = model.publisher(for: \.value).sink(receiveCompletion: { _ in }) { counter.total &+= $0 }
+        return { count in withExtendedLifetime(subscription) { timed { bindingsSet(model, count) } } }
+    }
+
+    static func openCombineSinkWithCompletion(_ counter: Counter) -> Run {
+        let model = OpenCombineModel()
+        let subscription = model.$value.sink(receiveCompletion: { _ in }) { counter.total &+= $0 }
+        return { count in withExtendedLifetime(subscription) { timed { openCombineSet(model, count) } } }
     }
 
     static func bindingsBind(_ counter: Counter) -> Run {

@@ -61,6 +61,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     let computed = Comparison("computed") { [Side("Bindings", BindingsCases.computed(counter))] }
     let genericSink = Comparison("generic_sink") { [Side("Bindings", BindingsCases.genericSink(counter))] }
     let observe = Comparison("observe") { [Side("Bindings", BindingsCases.observe(counter))] }
+    let listener = Comparison("listener") { [Side("Bindings", BindingsCases.listener(counter))] }
     let binding = Comparison("binding") { [
         Side("Bindings", BindingsCases.bindingIntoOwner(counter)),
         Side("OpenCombine", OpenCombineCases.assign(counter)),
@@ -156,7 +157,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     let mainActor = MainActorCases.comparisons(counter)
 
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
-               computed, genericSink, observe, binding, floors, wide, cancelOne,
+               computed, genericSink, observe, listener, binding, floors, wide, cancelOne,
                liftedBinding, structValue, increment, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion]
@@ -230,6 +231,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     addTimed("`CurrentValueSubject.send`, 1 subscriber", subject, bar: nil)
     addBindingsOnly("computed key path, 2 dependencies, set + notify", computed[0], note: "— (no combineLatest in 0.14)")
     addBindingsOnly("`publisher(for:)` + generic `sink`, set + notify", genericSink[0], note: "")
+    addBindingsOnly("listener `$value.bind(target) { }`, set + notify", listener[0], note: "")
     addBindingsOnly("`observe(_:options:)` change handler, set + notify", observe[0], note: "")
     addTimed("`<~` binding into an owner (OpenCombine: `assign(to:on:)`), set + deliver", binding, bar: nil)
     addBindingsOnly("floor: direct closure call", floors[0], note: "")
@@ -379,8 +381,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
           \(subscriptions) more `sink` subscriptions to one property, kept alive, minus before, / \(subscriptions).
         - allocations: calls to malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign on the
           benchmark thread, counted by interposition, over \(sets) sets after a warm-up, per set.
-        - main actor: the `$x.sink`, change handler and `<~` rows made in a `@MainActor` function (a
-          `<~` into an owner whose `BindingOwner` conformance is isolated to the main actor), set on the
+        - listener: `model.$value.bind(target) { target, value in target.number = value }`.
+        - main actor: the `$x.sink`, two-closure `sink`, change handler, listener and `<~` rows made in a
+          `@MainActor` function (the listener and the `<~` into an owner whose `BindingOwner` conformance
+          is isolated to the main actor), set on the
           main actor: on the main thread (a synchronous `main.swift`), then in a block of the main queue
           run by a worker thread (an `async` main, or `dispatchMain()`). OpenCombine calls its closures
           where the value is sent, with no check.
@@ -439,6 +443,9 @@ extension ComparisonReport {
         let rows = [
             "main_actor_sink": ("`$x.sink`, set + notify", "main_actor_sink_set_notify"),
             "main_actor_observe": ("`observe(_:options:)` change handler, set + notify", "main_actor_observe"),
+            "main_actor_listener": ("listener `$x.bind(label) { }` (a main-actor owner), set + notify", "main_actor_listener"),
+            "main_actor_sink_completion": ("`sink(receiveCompletion:receiveValue:)`, set + notify",
+                                           "main_actor_sink_completion"),
             "main_actor_bind": ("`<~` into a main-actor owner (OpenCombine: `assign(to:on:)`), set + deliver",
                                 "main_actor_bind_set_deliver"),
         ]

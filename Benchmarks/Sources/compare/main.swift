@@ -41,7 +41,8 @@ while let argument = arguments.popFirst() {
                             many_models, batch_2_sets_computed, autorun,
                             observable_array_append, pipeline_5_stages,
                             share_10_subscribers, share_10_subscribers_with_completion,
-                            main_actor_sink, main_actor_observe, main_actor_bind, memory
+                            main_actor_sink, main_actor_observe, main_actor_bind,
+                            main_actor_listener, main_actor_sink_completion, listener, memory
               --single-threaded
                             measure in a process that never started a second thread
                             (glibc then skips the atomic instructions of its mutexes; no
