@@ -51,6 +51,7 @@ final class IndexedChange: @unchecked Sendable {
     /// The elements at `indexes` after the change (insertion, replacement).
     @usableFromInline let newElements: Any?
 
+    @usableFromInline
     init(kind: KeyValueChange, indexes: RangeSet<Int>, key: AnyKeyPath?, object: ObjectIdentifier,
          oldElements: Any?, newElements: Any?) {
         self.kind = kind

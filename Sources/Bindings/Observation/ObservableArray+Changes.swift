@@ -336,6 +336,13 @@ extension ObservableArray {
             unsafeDowncast(observer, to: ArrayChangeSink<Element>.self).receiveChange(change)
         } else if bits & ArrayChangeSubscriptionFlag.bit != 0 {
             unsafeDowncast(observer, to: ArrayChangeSubscription<Element>.self).receiveChange(change)
+        } else if bits & DependencyLinkFlag.bit != 0 {
+            // A key path's link (`\.tasks`, `\.tasks.count`): it takes the indexed change
+            // alone, so no event is made (through `receive(_:)`, the link's unspecialized
+            // code looked up the event's metadata at each change). Never a forwarding
+            // link: only an `@Observed` property ends a forwarded chain.
+            unsafeDowncast(observer, to: DependentObserver<CollectionChange<Element>>.self)
+                .pass(isPrior: false, indexed: indexed, held: true)
         } else {
             observer.receive(PropertyEvent(isPrior: false, old: nil, new: change, indexed: indexed))
         }
@@ -343,7 +350,7 @@ extension ObservableArray {
 
     /// Delivers a changeset to `observer`: a `sink` (``ArrayChangeSink``) or an
     /// ``ArrayChangeSubscription`` straight from this code, specialized where it is
-    /// inlined; any other observer (a key path's link) through its `receive(_:)`.
+    /// inlined; any other observer through its `receive(_:)`.
     @inlinable @inline(__always)
     static func call(_ observer: ChannelObserver<PropertyEvent<CollectionChange<Element>>>, _ event: PropertyEvent<CollectionChange<Element>>) {
         if !event.isPrior, let change = event.new {

@@ -15,45 +15,44 @@ extension ObservableArray {
     /// `.setting`. Its new value is the array itself, whose contents are those after the
     /// change (an observer of `\.tasks` receives the array, and its `changes` tell the
     /// elements).
-    @usableFromInline
+    ///
+    /// Made under the array's lock at each change that a key path's observation depends
+    /// on. Inlined where the element type is known: the edits are read there, with no
+    /// metadata look-up per edit, and a single edit (an append) needs nothing more; the
+    /// positions of several are found by ``IndexedPositions``, in time linear in their
+    /// number for the edits the array makes.
+    @inlinable
     func indexedChange(for edits: [CollectionChange<Element>.Edit]) -> IndexedChange? {
         guard let first = edits.first else { return nil }
-        var indexes = RangeSet<Int>()
+        let kind: KeyValueChange
+        let firstIndex: Int
         switch first {
-        case .insert:
-            // Positions after all the insertions: a later insertion at or before an
-            // earlier one moves it up.
-            var positions: [Int] = []
-            for edit in edits {
-                guard case .insert(_, let at) = edit else { return nil }
-                for index in positions.indices where positions[index] >= at { positions[index] += 1 }
-                positions.append(at)
-            }
-            for position in positions { indexes.insert(position, within: 0..<Int.max) }
-            return IndexedChange(kind: .insertion, indexes: indexes, key: nil, object: ObjectIdentifier(self),
-                                 oldElements: nil, newElements: self)
-        case .delete:
-            // Positions before all the deletions: a deletion's position is counted in the
-            // array as earlier deletions left it.
-            var removed: [Int] = []
-            for edit in edits {
-                guard case .delete(let at) = edit else { return nil }
-                var original = at
-                for index in removed.sorted() where index <= original { original += 1 }
-                removed.append(original)
-            }
-            for position in removed { indexes.insert(position, within: 0..<Int.max) }
-            return IndexedChange(kind: .removal, indexes: indexes, key: nil, object: ObjectIdentifier(self),
-                                 oldElements: nil, newElements: self)
-        case .update:
-            for edit in edits {
-                guard case .update(_, let at) = edit else { return nil }
-                indexes.insert(at, within: 0..<Int.max)
-            }
-            return IndexedChange(kind: .replacement, indexes: indexes, key: nil, object: ObjectIdentifier(self),
-                                 oldElements: nil, newElements: self)
-        case .move:
-            return nil
+        case .insert(_, let at): (kind, firstIndex) = (.insertion, at)
+        case .delete(let at): (kind, firstIndex) = (.removal, at)
+        case .update(_, let at): (kind, firstIndex) = (.replacement, at)
+        case .move: return nil
         }
+        let indexes: RangeSet<Int>
+        if edits.count == 1 {
+            indexes = RangeSet(firstIndex..<firstIndex + 1)
+        } else {
+            var positions: [Int] = []
+            positions.reserveCapacity(edits.count)
+            for edit in edits {
+                switch (kind, edit) {
+                case (.insertion, .insert(_, let at)), (.removal, .delete(let at)), (.replacement, .update(_, let at)):
+                    positions.append(at)
+                default:
+                    return nil
+                }
+            }
+            switch kind {
+            case .insertion: indexes = IndexedPositions.afterInsertions(positions)
+            case .removal: indexes = IndexedPositions.beforeDeletions(positions)
+            default: indexes = IndexedPositions.ofUpdates(positions)
+            }
+        }
+        return IndexedChange(
+            kind: kind, indexes: indexes, key: nil, object: ObjectIdentifier(self), oldElements: nil, newElements: self)
     }
 }
