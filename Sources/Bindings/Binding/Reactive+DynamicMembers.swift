@@ -101,12 +101,17 @@ public struct ReactiveProperty<Base: KeyValueObservable & BindingOwner, Value>: 
     /// The sink that sets the property.
     public let bindingSink: BindingSink<Base, Value>
 
+    /// The publisher and the sink share one closure that holds the key path (see
+    /// ``DerivedSpecialization/init(writable:)``): a key path written out at the call site
+    /// is then compiled into property reads and writes.
     @inlinable
     init(base: Base, keyPath: ReferenceWritableKeyPath<Base, Value>, delivery: BindingDelivery) {
-        publisher = base.publisher(for: keyPath)
+        let specialization = DerivedSpecialization(writable: keyPath)
+        publisher = KeyValueObservingPublisher(
+            reference: WeakReference(base), specialization: specialization, options: [.initial, .new])
         bindingSink = BindingSink(
             owner: base, delivery: delivery,
-            receiveValue: { owner, value in owner[keyPath: keyPath] = value }, receiveCompletion: nil)
+            receiveValue: { owner, value in specialization.write(owner, value) }, receiveCompletion: nil)
     }
 
     /// Attaches `subscriber` to the property's publisher: the current value, then every new one.

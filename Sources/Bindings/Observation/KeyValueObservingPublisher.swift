@@ -53,6 +53,15 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
         specialization = DerivedSpecialization(keyPath)
     }
 
+    /// A publisher of the key path that `specialization` holds (see
+    /// ``DerivedSpecialization/init(writable:)``, which a binding target shares).
+    @inlinable
+    init(reference: WeakReference<Subject>, specialization: DerivedSpecialization<Subject, Value>, options: KeyValueObservingOptions) {
+        self.reference = reference
+        self.options = options
+        self.specialization = specialization
+    }
+
     /// The publisher of the key path that continues this one with `member`, on the same
     /// object with the same options: `download.reactive.server.host` observes
     /// `\.server.host` of `download`, following `server` when it is replaced.
