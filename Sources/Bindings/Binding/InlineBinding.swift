@@ -10,15 +10,20 @@ extension Publisher where Failure == Never {
     /// isolated, so it only ever runs on the main thread (see ``BindingSink``); bound
     /// elsewhere, it runs on the thread that sends each value. The compiler picks this
     /// overload for targets whose conformance to ``BindingOwner`` is nonisolated.
+    ///
+    /// Made as `<~` makes a binding: a property publisher's binding is registered straight
+    /// on the property's channel, and the closure is compiled where `bind` is called.
+    @inlinable
     @discardableResult
     public func bind<Target: BindingOwner & SendableMetatype>(
         to target: Target, isolation: isolated (any Actor)? = #isolation,
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
         CallerIsolation.subscribingOnCallerActor(isolation, receiveValue) { receiveValue in
-            BindingSink(
-                owner: target, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue, receiveCompletion: nil
-            ).bind(self)
+            Bindings.bind(
+                self,
+                to: BindingSink(
+                    owner: target, delivery: .forNonisolatedOwner(isolation), receiveValue: receiveValue, receiveCompletion: nil))
         }
     }
 
@@ -30,15 +35,17 @@ extension Publisher where Failure == Never {
     /// ```
     /// Bound on the main actor or on the main thread, the closure only ever runs on the
     /// main thread; bound elsewhere, on the thread that sends each value.
+    @inlinable
     @discardableResult
     public func bind<Target: BindingOwner>(
         to target: Target, isolation: isolated (any Actor)? = #isolation,
         _ receiveValue: @escaping (Target, Output) -> Void
     ) -> AnyCancellable {
         CallerIsolation.subscribingOnCallerActor(isolation, receiveValue) { receiveValue in
-            BindingSink(
-                owner: target, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue, receiveCompletion: nil
-            ).bind(self)
+            Bindings.bind(
+                self,
+                to: BindingSink(
+                    owner: target, delivery: .forOwnerOfUnknownIsolation(isolation), receiveValue: receiveValue, receiveCompletion: nil))
         }
     }
 
