@@ -51,6 +51,23 @@ struct ObservableArrayKeyPathTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func largeChangesetsReportEveryIndex() {
+        // Thousands of edits in one changeset (their positions are found in linear time:
+        // `removeAll` of 10,000 elements took 88 ms when it was quadratic).
+        let board = ArrayBoard()
+        let seen = LockedLog<Seen>()
+        let token = watchKinds(board, into: seen)
+        board.tasks.append(contentsOf: (0..<3000).map(String.init))
+        board.tasks.batchUpdates { $0.removeSubrange(1000..<2000) }
+        board.tasks.removeAll()
+        #expect(seen.items == [
+            Seen(kind: .insertion, indexes: Array(0..<3000)),
+            Seen(kind: .removal, indexes: Array(1000..<2000)),
+            Seen(kind: .removal, indexes: Array(0..<2000)),
+        ])
+        withExtendedLifetime(token) {}
+    }
+
     @Test func aMixedOrMovingChangesetIsASetting() {
         let board = ArrayBoard()
         board.tasks.append(contentsOf: ["a", "b", "c"])
