@@ -59,3 +59,96 @@ extension BindingsBeyondKVOCases {
         }
     }
 }
+
+/// A model that is also an owner, as a view model or a form field is: its `@Observed`
+/// properties are both sources and binding targets (`ReactiveProperty`).
+final class BindingsField: KeyValueObservable, BindingOwner {
+    @Observed var number = 0
+    var subscriptions = Set<AnyCancellable>()
+}
+
+@inline(never)
+func bindingsSetNumber(_ field: BindingsField, _ count: Int) {
+    for i in 0..<count { field.number = i }
+}
+
+@inline(never)
+func bindingsAppendThenEmpty(_ array: ObservableArray<Int>, _ count: Int) {
+    for i in 0..<count { array.append(i) }
+    array.removeAll(keepingCapacity: true)
+}
+
+extension BindingsBeyondKVOCases {
+    /// `model.reactive.value <~> field.reactive.number`, set on the left: the right side
+    /// is written, and its change, the binding's own echo, is recognised and dropped.
+    static func twoWaySetLeft(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let field = BindingsField()
+        model.reactive.value <~> field.reactive.number
+        return { count in
+            let elapsed = timed { bindingsSet(model, count) }
+            counter.total &+= field.number
+            return elapsed
+        }
+    }
+
+    /// The same binding, set on the right: the left side is written back.
+    static func twoWaySetRight(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let field = BindingsField()
+        model.reactive.value <~> field.reactive.number
+        return { count in
+            let elapsed = timed { bindingsSetNumber(field, count) }
+            counter.total &+= model.value
+            return elapsed
+        }
+    }
+
+    /// `<~` into an `@Observed` property of a model that is also an owner.
+    static func bindIntoModelOwner(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let field = BindingsField()
+        field.reactive.number <~ model.reactive.value
+        return { count in
+            let elapsed = timed { bindingsSet(model, count) }
+            counter.total &+= field.number
+            return elapsed
+        }
+    }
+
+    /// `bind(to:) { }`, the inline binding.
+    static func inlineBinding(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let label = BindingsLabel()
+        model.reactive.value.bind(to: label) { label, value in label.number = value }
+        return { count in
+            let elapsed = timed { bindingsSet(model, count) }
+            counter.total &+= label.number
+            return elapsed
+        }
+    }
+
+    /// `ObservableArray.append` observed through a model's key path, `observe(\.tasks,
+    /// options: [.new])` (KVO's indexed changes), arrays of 1,000 emptied after each
+    /// 1,000 appends (the emptying, one changeset of 1,000 deletions, is counted in).
+    static func observeArrayAppend(_ counter: Counter) -> Run {
+        let board = BindingsBoard()
+        let token = board.observe(\.tasks, options: [.new]) { _, change in
+            counter.total &+= change.indexes == nil ? 0 : 1
+        }
+        return { count in
+            var elapsed: UInt64 = 0
+            var remaining = count
+            while remaining > 0 {
+                let appends = min(1_000, remaining)
+                elapsed &+= timed { bindingsAppendThenEmpty(board.tasks, appends) }
+                remaining -= appends
+            }
+            return withExtendedLifetime(token) { elapsed }
+        }
+    }
+}
+
+final class BindingsBoard: KeyValueObservable {
+    let tasks = ObservableArray<Int>()
+}

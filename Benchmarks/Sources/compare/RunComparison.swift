@@ -133,6 +133,15 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         Side("Bindings", BindingsBeyondKVOCases.batchTwoSetsComputed(counter)),
     ] }
     let autorunSet = Comparison("autorun") { [Side("Bindings", BindingsBeyondKVOCases.autorunSet(counter))] }
+    let twoWayLeft = Comparison("two_way_set_left") { [Side("Bindings", BindingsBeyondKVOCases.twoWaySetLeft(counter))] }
+    let twoWayRight = Comparison("two_way_set_right") { [Side("Bindings", BindingsBeyondKVOCases.twoWaySetRight(counter))] }
+    let bindModelOwner = Comparison("bind_into_model_owner") { [
+        Side("Bindings", BindingsBeyondKVOCases.bindIntoModelOwner(counter)),
+    ] }
+    let inlineBinding = Comparison("inline_bind") { [Side("Bindings", BindingsBeyondKVOCases.inlineBinding(counter))] }
+    let observeArray = Comparison("observe_array_append") { [
+        Side("Bindings", BindingsBeyondKVOCases.observeArrayAppend(counter)),
+    ] }
     let arrayAppend = Comparison("observable_array_append") { [
         Side("Bindings", BindingsBeyondKVOCases.observableArrayAppend(counter)),
         Side("OpenCombine", OpenCombinePathCases.arrayAppend(counter)),
@@ -160,7 +169,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                computed, genericSink, observe, listener, binding, floors, wide, cancelOne,
                liftedBinding, structValue, increment, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
-               observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion]
+               observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion,
+               twoWayLeft, twoWayRight, bindModelOwner, inlineBinding, observeArray]
         + mainActor
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
@@ -291,6 +301,21 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                 "OpenCombine `CurrentValueSubject<[Int], Never>`: `value.append` " + formatNanoseconds(arrayAppend[1]),
                 formatRatio(arraySpeedup, suffix: "x"), ">= 10x", verdict(arraySpeedup >= 10)])
 
+    // Other paths users take, with no bar: each against `$x.sink`, or (the key path of an
+    // array) against the same append with a `changes` sink.
+    for (name, comparison) in [
+        ("`<~>` two-way binding, set the left side (the right is written)", twoWayLeft),
+        ("`<~>` two-way binding, set the right side (the left is written)", twoWayRight),
+        ("`<~` into an `@Observed` property of a model that is also an owner, set + deliver", bindModelOwner),
+        ("`bind(to:) { }` inline binding, set + deliver", inlineBinding),
+    ] {
+        beyond.add([name, formatNanoseconds(comparison[0]), "`$x.sink` " + formatNanoseconds(sinkFigure),
+                    formatRatio(comparison[0] / sinkFigure), "", ""])
+    }
+    beyond.add(["`ObservableArray.append` seen by `observe(\\.tasks, options: [.new])`, arrays of 1,000 emptied each time",
+                formatNanoseconds(observeArray[0]), "1 `changes` sink " + formatNanoseconds(arrayAppend[0]),
+                formatRatio(observeArray[0] / arrayAppend[0]), "", ""])
+
     var parity = Table(["Combine parity (ns per send)", "Bindings", "OpenCombine", "speedup", "bar", "met"])
     for (name, comparison) in [
         ("`PassthroughSubject` → `map` → `filter` → `removeDuplicates` → `scan` → `sink`", pipeline),
@@ -382,6 +407,11 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         - allocations: calls to malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign on the
           benchmark thread, counted by interposition, over \(sets) sets after a warm-up, per set.
         - listener: `model.$value.bind(target) { target, value in target.number = value }`.
+        - two-way: `model.reactive.value <~> field.reactive.number`, `field` a model that is also an owner;
+          `<~` into a model that is also an owner: `field.reactive.number <~ model.reactive.value`;
+          inline binding: `model.reactive.value.bind(to: label) { label, value in label.number = value }`.
+        - `observe(\\.tasks)`: a model's `let tasks = ObservableArray<Int>()`, observed with `[.new]`;
+          1,000 appends, then `removeAll(keepingCapacity: true)` (one changeset), per 1,000 operations.
         - main actor: the `$x.sink`, two-closure `sink`, change handler, listener and `<~` rows made in a
           `@MainActor` function (the listener and the `<~` into an owner whose `BindingOwner` conformance
           is isolated to the main actor), set on the
@@ -428,6 +458,13 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     ])
     json.add("autorun_vs_sink", relative(autorunSet[0]))
     json.add("observable_array_append_1000", pair(arrayAppend))
+    json.add("two_way_set_left_vs_sink", relative(twoWayLeft[0]))
+    json.add("two_way_set_right_vs_sink", relative(twoWayRight[0]))
+    json.add("bind_into_model_owner_vs_sink", relative(bindModelOwner[0]))
+    json.add("inline_bind_vs_sink", relative(inlineBinding[0]))
+    json.add("observe_array_append_vs_changes", [
+        ("bindings_ns", observeArray[0]), ("changes_ns", arrayAppend[0]), ("ratio", observeArray[0] / arrayAppend[0]),
+    ])
     json.add("pipeline_5_stages", pair(pipeline))
     json.add("share_10_subscribers", pair(share))
 

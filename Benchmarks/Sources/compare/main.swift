@@ -42,7 +42,9 @@ while let argument = arguments.popFirst() {
                             observable_array_append, pipeline_5_stages,
                             share_10_subscribers, share_10_subscribers_with_completion,
                             main_actor_sink, main_actor_observe, main_actor_bind,
-                            main_actor_listener, main_actor_sink_completion, listener, memory
+                            main_actor_listener, main_actor_sink_completion, listener,
+                two_way_set_left, two_way_set_right, bind_into_model_owner,
+                inline_bind, observe_array_append, memory
               --single-threaded
                             measure in a process that never started a second thread
                             (glibc then skips the atomic instructions of its mutexes; no
