@@ -79,27 +79,16 @@ func bindingsAppendThenEmpty(_ array: ObservableArray<Int>, _ count: Int) {
 }
 
 extension BindingsBeyondKVOCases {
-    /// `model.reactive.value <~> field.reactive.number`, set on the left: the right side
-    /// is written, and its change, the binding's own echo, is recognised and dropped.
-    static func twoWaySetLeft(_ counter: Counter) -> Run {
+    /// `model.reactive.value <~> field.reactive.number`, set on the left (the right side is
+    /// written, and its change, the binding's own echo, is recognised and dropped) or on
+    /// the right (the left side is written back).
+    static func twoWaySet(_ counter: Counter, onTheRight: Bool) -> Run {
         let model = BindingsModel()
         let field = BindingsField()
         model.reactive.value <~> field.reactive.number
         return { count in
-            let elapsed = timed { bindingsSet(model, count) }
-            counter.total &+= field.number
-            return elapsed
-        }
-    }
-
-    /// The same binding, set on the right: the left side is written back.
-    static func twoWaySetRight(_ counter: Counter) -> Run {
-        let model = BindingsModel()
-        let field = BindingsField()
-        model.reactive.value <~> field.reactive.number
-        return { count in
-            let elapsed = timed { bindingsSetNumber(field, count) }
-            counter.total &+= model.value
+            let elapsed = timed { onTheRight ? bindingsSetNumber(field, count) : bindingsSet(model, count) }
+            counter.total &+= field.number &+ model.value
             return elapsed
         }
     }

@@ -133,8 +133,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         Side("Bindings", BindingsBeyondKVOCases.batchTwoSetsComputed(counter)),
     ] }
     let autorunSet = Comparison("autorun") { [Side("Bindings", BindingsBeyondKVOCases.autorunSet(counter))] }
-    let twoWayLeft = Comparison("two_way_set_left") { [Side("Bindings", BindingsBeyondKVOCases.twoWaySetLeft(counter))] }
-    let twoWayRight = Comparison("two_way_set_right") { [Side("Bindings", BindingsBeyondKVOCases.twoWaySetRight(counter))] }
+    let twoWayLeft = Comparison("two_way_set_left") { [Side("Bindings", BindingsBeyondKVOCases.twoWaySet(counter, onTheRight: false))] }
+    let twoWayRight = Comparison("two_way_set_right") { [Side("Bindings", BindingsBeyondKVOCases.twoWaySet(counter, onTheRight: true))] }
     let bindModelOwner = Comparison("bind_into_model_owner") { [
         Side("Bindings", BindingsBeyondKVOCases.bindIntoModelOwner(counter)),
     ] }

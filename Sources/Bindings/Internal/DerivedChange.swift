@@ -61,7 +61,9 @@ struct DerivedSpecialization<Root: KeyValueObservable, Value> {
     /// holds the key path for reading and writing, so that both become property accesses
     /// (a key path that a second closure captured too was applied at run time, about
     /// 200 ns a write into a model that is weakly referenced: a slow retain and release
-    /// of the model, and for an `@Observed` property a write-back buffer).
+    /// of the model, and for an `@Observed` property a write-back buffer). For the same
+    /// reason its closure repeats the read-only one's cases rather than call that closure:
+    /// two closures would each capture the key path.
     @inlinable
     init(writable keyPath: ReferenceWritableKeyPath<Root, Value>) {
         let body: (Request, inout Value?) -> KeyPath<Root, Value>? = { request, value in
