@@ -105,6 +105,18 @@ extension BindingsBeyondKVOCases {
         }
     }
 
+    /// `<~` of a `map` of a property (an operator chain between source and target).
+    static func bindMapped(_ counter: Counter) -> Run {
+        let model = BindingsModel()
+        let label = BindingsLabel()
+        label.reactive.number <~ model.reactive.value.map { $0 &* 2 }
+        return { count in
+            let elapsed = timed { bindingsSet(model, count) }
+            counter.total &+= label.number
+            return elapsed
+        }
+    }
+
     /// `bind(to:) { }`, the inline binding.
     static func inlineBinding(_ counter: Counter) -> Run {
         let model = BindingsModel()

@@ -138,6 +138,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     let bindModelOwner = Comparison("bind_into_model_owner") { [
         Side("Bindings", BindingsBeyondKVOCases.bindIntoModelOwner(counter)),
     ] }
+    let bindMapped = Comparison("bind_map") { [Side("Bindings", BindingsBeyondKVOCases.bindMapped(counter))] }
     let inlineBinding = Comparison("inline_bind") { [Side("Bindings", BindingsBeyondKVOCases.inlineBinding(counter))] }
     let observeArray = Comparison("observe_array_append") { [
         Side("Bindings", BindingsBeyondKVOCases.observeArrayAppend(counter)),
@@ -170,7 +171,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                liftedBinding, structValue, increment, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion,
-               twoWayLeft, twoWayRight, bindModelOwner, inlineBinding, observeArray]
+               twoWayLeft, twoWayRight, bindModelOwner, bindMapped, inlineBinding, observeArray]
         + mainActor
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
@@ -307,6 +308,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         ("`<~>` two-way binding, set the left side (the right is written)", twoWayLeft),
         ("`<~>` two-way binding, set the right side (the left is written)", twoWayRight),
         ("`<~` into an `@Observed` property of a model that is also an owner, set + deliver", bindModelOwner),
+        ("`<~` of `$x.map { }` (an operator between source and target), set + deliver", bindMapped),
         ("`bind(to:) { }` inline binding, set + deliver", inlineBinding),
     ] {
         beyond.add([name, formatNanoseconds(comparison[0]), "`$x.sink` " + formatNanoseconds(sinkFigure),
@@ -409,7 +411,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         - listener: `model.$value.bind(target) { target, value in target.number = value }`.
         - two-way: `model.reactive.value <~> field.reactive.number`, `field` a model that is also an owner;
           `<~` into a model that is also an owner: `field.reactive.number <~ model.reactive.value`;
-          inline binding: `model.reactive.value.bind(to: label) { label, value in label.number = value }`.
+          inline binding: `model.reactive.value.bind(to: label) { label, value in label.number = value }`;
+          through an operator: `label.reactive.number <~ model.reactive.value.map { $0 &* 2 }`.
         - `observe(\\.tasks)`: a model's `let tasks = ObservableArray<Int>()`, observed with `[.new]`;
           1,000 appends, then `removeAll(keepingCapacity: true)` (one changeset), per 1,000 operations.
         - main actor: the `$x.sink`, two-closure `sink`, change handler, listener and `<~` rows made in a
@@ -461,6 +464,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     json.add("two_way_set_left_vs_sink", relative(twoWayLeft[0]))
     json.add("two_way_set_right_vs_sink", relative(twoWayRight[0]))
     json.add("bind_into_model_owner_vs_sink", relative(bindModelOwner[0]))
+    json.add("bind_map_vs_sink", relative(bindMapped[0]))
     json.add("inline_bind_vs_sink", relative(inlineBinding[0]))
     json.add("observe_array_append_vs_changes", [
         ("bindings_ns", observeArray[0]), ("changes_ns", arrayAppend[0]), ("ratio", observeArray[0] / arrayAppend[0]),

@@ -65,12 +65,14 @@ where Target.Input == Source.Output?, Source.Failure == Never {
     bindLifted(source, to: target.bindingSink)
 }
 
-/// What `<~` and `~>` do: straight on the channel for a property publisher, otherwise
-/// through a subscriber.
+/// What `<~` and `~>` do: straight on the channel for a property publisher, through a
+/// fused sink for a source that has one (see `FusedBinding.swift`), otherwise through a
+/// subscriber.
 @inlinable
 func bind<Owner: BindingOwner, Source: Publisher>(_ source: Source, to sink: BindingSink<Owner, Source.Output>) -> AnyCancellable
 where Source.Failure == Never {
     if let binding = source._bindingChannel(), let bound = sink.bindProperty(binding, { $0 }) { return bound }
+    if let bound = sink.bindFused(source) { return bound }
     return sink.bind(source)
 }
 
@@ -81,5 +83,7 @@ where Source.Failure == Never {
     if let binding = source._bindingChannel(), let bound = sink.bindProperty(binding, { Optional($0) }) {
         return bound
     }
-    return sink.bind(source.map { Optional($0) })
+    let lifted = source.map { Optional($0) }
+    if let bound = sink.bindFused(lifted) { return bound }
+    return sink.bind(lifted)
 }

@@ -212,6 +212,12 @@ extension ReactiveProperty {
     /// Not for use: the property's channel, for a binding (see `PropertyBinding.swift`).
     @inlinable
     public func _bindingChannel() -> _BindingChannel<Value>? { publisher._bindingChannel() }
+
+    /// Not for use: `sink(receiveValue:)`'s own path (see `Publisher._fusedSink`).
+    @inlinable
+    public func _fusedSink(_ receiveValue: @escaping (Value) -> Void) -> AnyCancellable? {
+        publisher._fusedSink(receiveValue)
+    }
 }
 
 extension ObservableValue {
