@@ -290,14 +290,16 @@ public struct Observed<Value> {
 
     /// Tells `channel` the key path it stands for, and the property's name, which
     /// messages use (the wrapped key path prints as `<computed ...>`), found among the
-    /// model's stored properties by reflection: once per channel, and no key path object
-    /// for the storage (passing one here made every tracked read materialise it,
-    /// measured). Under the creation lock.
+    /// model's stored properties by reflection once per model class (see
+    /// ``PropertyNames``), and no key path object for the storage (passing one here made
+    /// every tracked read materialise it, measured). Under the creation lock.
     @usableFromInline @inline(never)
     static func learnKey(_ channel: PropertyChannel<Value>, _ key: @autoclosure () -> AnyKeyPath, model: AnyObject) {
-        channel.key = key()
-        if let (label, _) = storage(of: Unmanaged.passUnretained(channel), in: model), let label {
-            channel.propertyName = "\(type(of: model)).\(label.hasPrefix("_") ? String(label.dropFirst()) : label)"
+        let key = key()
+        channel.key = key
+        channel.propertyName = PropertyNames.name(of: key, in: type(of: model)) {
+            guard let (label, _) = storage(of: Unmanaged.passUnretained(channel), in: model), let label else { return nil }
+            return "\(type(of: model)).\(label.hasPrefix("_") ? String(label.dropFirst()) : label)"
         }
     }
 

@@ -78,4 +78,15 @@ struct ObsChannelReadTests {
         #expect(model.$x.channel.propertyName == "ChannelReadOverride.x")
         withExtendedLifetime(c) {}
     }
+
+    /// The name is found once per class and key path, then remembered: each instance,
+    /// of the class or of a subclass, is named after its own class.
+    @Test func eachInstanceIsNamedAfterItsClass() {
+        let models = [ChannelReadBase(), ChannelReadOverride(), ChannelReadBase(), ChannelReadOverride()]
+        let subscriptions = models.map { $0.publisher(for: \.x).sink { _ in } }
+        #expect(models.map { $0.$x.channel.propertyName } == [
+            "ChannelReadBase.x", "ChannelReadOverride.x", "ChannelReadBase.x", "ChannelReadOverride.x",
+        ])
+        withExtendedLifetime(subscriptions) {}
+    }
 }
