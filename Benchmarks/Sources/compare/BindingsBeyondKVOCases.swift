@@ -153,3 +153,23 @@ extension BindingsBeyondKVOCases {
 final class BindingsBoard: KeyValueObservable {
     let tasks = ObservableArray<Int>()
 }
+
+/// A new model each time, bound into one reused owner (a list's cell): its previous
+/// bindings ended, two `<~` made.
+@inline(never)
+func bindingsBindNewModels(_ label: BindingsLabel, _ counter: Counter, _ count: Int) {
+    for _ in 0..<count {
+        let model = BindingsPair()
+        label.subscriptions.removeAll(keepingCapacity: true)
+        label.reactive.number <~ model.reactive.a
+        label.reactive.other <~ model.reactive.b
+        counter.total &+= label.number
+    }
+}
+
+extension BindingsBeyondKVOCases {
+    static func bindNewModels(_ counter: Counter) -> Run {
+        let label = BindingsLabel()
+        return { count in timed { bindingsBindNewModels(label, counter, count) } }
+    }
+}

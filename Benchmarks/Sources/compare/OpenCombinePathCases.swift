@@ -131,3 +131,28 @@ extension OpenCombinePathCases {
         }
     }
 }
+
+final class OpenCombinePair: ObservableObject {
+    @Published var a = 0
+    @Published var b = 0
+}
+
+/// A new model each time, assigned into one reused label (a list's cell): its previous
+/// subscriptions cancelled, two `assign(to:on:)` stored in its set.
+@inline(never)
+func openCombineAssignNewModels(_ label: OpenCombineLabel, _ counter: Counter, _ count: Int) {
+    for _ in 0..<count {
+        let model = OpenCombinePair()
+        label.subscriptions.removeAll(keepingCapacity: true)
+        model.$a.assign(to: \.number, on: label).store(in: &label.subscriptions)
+        model.$b.assign(to: \.other, on: label).store(in: &label.subscriptions)
+        counter.total &+= label.number
+    }
+}
+
+extension OpenCombinePathCases {
+    static func assignNewModels(_ counter: Counter) -> Run {
+        let label = OpenCombineLabel()
+        return { count in timed { openCombineAssignNewModels(label, counter, count) } }
+    }
+}

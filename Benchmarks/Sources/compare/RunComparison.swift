@@ -139,6 +139,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         Side("Bindings", BindingsBeyondKVOCases.bindIntoModelOwner(counter)),
     ] }
     let bindMapped = Comparison("bind_map") { [Side("Bindings", BindingsBeyondKVOCases.bindMapped(counter))] }
+    let bindNewModels = Comparison("bind_new_model") { [
+        Side("Bindings", BindingsBeyondKVOCases.bindNewModels(counter)),
+        Side("OpenCombine", OpenCombinePathCases.assignNewModels(counter)),
+    ] }
     let inlineBinding = Comparison("inline_bind") { [Side("Bindings", BindingsBeyondKVOCases.inlineBinding(counter))] }
     let observeArray = Comparison("observe_array_append") { [
         Side("Bindings", BindingsBeyondKVOCases.observeArrayAppend(counter)),
@@ -171,7 +175,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                liftedBinding, structValue, increment, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion,
-               twoWayLeft, twoWayRight, bindModelOwner, bindMapped, inlineBinding, observeArray]
+               twoWayLeft, twoWayRight, bindModelOwner, bindMapped, inlineBinding, observeArray, bindNewModels]
         + mainActor
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
@@ -274,6 +278,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                formatNanoseconds(increment[0]), "OpenCombine " + formatNanoseconds(increment[1]),
                formatRatio(increment[1] / increment[0], suffix: "x"), "", ""])
     addPath("an owner with 3 `<~` bindings, created and released (OpenCombine: 3 `assign` + `store(in:)`)", createRelease[0], against: createRelease[1], speedupAtLeast: 3)
+    // A list's cell bound to one model after another: no bar, the context for the row above.
+    paths.add(["a new model, bound into a reused owner with 2 `<~` (OpenCombine: 2 `assign(to:on:)`)",
+               formatNanoseconds(bindNewModels[0]), "OpenCombine " + formatNanoseconds(bindNewModels[1]),
+               formatRatio(bindNewModels[1] / bindNewModels[0], suffix: "x"), "", ""])
     addPath("`publisher(for: \\.child.value).sink`, set child.value (OpenCombine: `switchToLatest`)", nested[0], against: nested[1], speedupAtLeast: 5)
     addRelative("computed key path (2 dependencies), set + notify", computed[0], atMost: 6)
     addRelative("`<~` of that computed key path, set + deliver", computedBinding[0], atMost: 8)
@@ -413,6 +421,9 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
           `<~` into a model that is also an owner: `field.reactive.number <~ model.reactive.value`;
           inline binding: `model.reactive.value.bind(to: label) { label, value in label.number = value }`;
           through an operator: `label.reactive.number <~ model.reactive.value.map { $0 &* 2 }`.
+        - a new model into a reused owner: each time a new model of two `@Observed` properties, the owner's
+          `subscriptions` emptied (ending its two bindings), two `<~` made; OpenCombine: the same with
+          `@Published` properties and two `assign(to:on:)` stored in the owner's set.
         - `observe(\\.tasks)`: a model's `let tasks = ObservableArray<Int>()`, observed with `[.new]`;
           1,000 appends, then `removeAll(keepingCapacity: true)` (one changeset), per 1,000 operations.
         - main actor: the `$x.sink`, two-closure `sink`, change handler, listener and `<~` rows made in a
@@ -466,6 +477,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     json.add("bind_into_model_owner_vs_sink", relative(bindModelOwner[0]))
     json.add("bind_map_vs_sink", relative(bindMapped[0]))
     json.add("inline_bind_vs_sink", relative(inlineBinding[0]))
+    json.add("bind_new_model", pair(bindNewModels))
     json.add("observe_array_append_vs_changes", [
         ("bindings_ns", observeArray[0]), ("changes_ns", arrayAppend[0]), ("ratio", observeArray[0] / arrayAppend[0]),
     ])
