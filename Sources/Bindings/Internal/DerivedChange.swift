@@ -174,6 +174,7 @@ extension DerivedObservation {
             if !affecting.isEmpty { readAffecting(root) }
         }
         if let sources { relink(to: sources) }
+        let indexed = indexed.flatMap { ownIndexedChange($0, value: value!, root: root) }
         let old = lastValue.isWanted ? lastValue.swap(value!) : nil
         // Unretained: the link whose delivery runs this change holds the channel until
         // it is released, which is after this returns (see `DependentObserver.keeper`);

@@ -470,9 +470,25 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
            BatchContext.withCurrent({ context in lock.withLock { batchMark.isRepeat(in: context) } }) == true {
             return
         }
-        var own: IndexedChange?
-        if let indexed, let root { own = self.own(indexed, root: root) }
-        change(self, own, setOwner == rootID)
+        // Passed on as it is: the change, which evaluates, keeps it only if it is this key
+        // path's own (see `ownIndexedChange(_:value:root:)`).
+        change(self, indexed, setOwner == rootID)
+    }
+
+    /// `indexed` if it describes this observation's value, `value` (just evaluated), of
+    /// `root`: an indexed change of the collection that is the value (`\.tasks`), or one
+    /// announced by hand for exactly this key path of this object. An indexed change of
+    /// another dependency does not describe the value. (Inlined into the change, where
+    /// `Value` is known: the check of the collection is then an identity comparison.)
+    @inlinable @inline(__always)
+    func ownIndexedChange(_ indexed: IndexedChange, value: Value, root: Root) -> IndexedChange? {
+        guard let key = indexed.key else {
+            guard valueMayBeStorage, let storage = value as? any ObservableStorage,
+                  ObjectIdentifier(storage) == indexed.object
+            else { return nil }
+            return indexed
+        }
+        return indexed.object == rootID && key == keyPath ? indexed : nil
     }
 
     /// `indexed` if it was announced for exactly this key path of this object: an

@@ -10,8 +10,10 @@ protocol ObservableStorage: AnyObject {
 
 extension DependencyTracking {
     /// Records, in the current thread's tracking session, the storage that `value` is, if
-    /// it is one: called after a derived key path's evaluation read `value`.
-    @usableFromInline
+    /// it is one: called after a derived key path's evaluation read `value`. Inlinable:
+    /// where `Value` is known, the cast is decided when the code is compiled (run as
+    /// generic code, it was a run-time conformance look-up at each change).
+    @inlinable
     static func recordIfStorage<Value>(_ value: Value) {
         guard let storage = value as? any ObservableStorage, let session = currentSession else { return }
         let source = storage.storageSource

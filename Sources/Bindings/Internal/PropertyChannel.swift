@@ -43,8 +43,8 @@ final class IndexedChange: @unchecked Sendable {
     /// The key path and object it was announced for: only their observation passes it on.
     /// No key: a change of an observable collection (`object`), which the observation of
     /// a key path whose value is that collection passes on.
-    let key: AnyKeyPath?
-    let object: ObjectIdentifier
+    @usableFromInline let key: AnyKeyPath?
+    @usableFromInline let object: ObjectIdentifier
     /// The elements at `indexes` before the change (removal, replacement), as the
     /// collection type of the key path.
     @usableFromInline let oldElements: Any?
