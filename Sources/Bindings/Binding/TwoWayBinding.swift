@@ -136,6 +136,7 @@ extension WritableModelProperty {
     /// writing nothing meanwhile), when `right`'s `subscriptions` are emptied, or when the
     /// returned cancellable is cancelled (dropping it ends nothing). Binding a side that is
     /// already gone does nothing.
+    @inlinable
     @discardableResult
     public func bind<Right: KeyValueObservable & BindingOwner, RightValue>(
         twoWay right: ReactiveProperty<Right, RightValue>,
@@ -163,6 +164,7 @@ extension ReactiveProperty {
     /// side that is also a ``BindingOwner``: it is written as `<~` writes it (for a
     /// main-actor owner, on the main thread only). The binding is stored in `right`'s
     /// `subscriptions`.
+    @inlinable
     @discardableResult
     public func bind<Right: KeyValueObservable & BindingOwner, RightValue>(
         twoWay right: ReactiveProperty<Right, RightValue>,
@@ -199,6 +201,7 @@ extension KeyValueObservingPublisher {
 /// See ``WritableModelProperty/bind(twoWay:forward:backward:)`` for threads and
 /// lifetime: the binding is stored in `right`'s `subscriptions` and ends when either side
 /// deinitialises.
+@inlinable
 @discardableResult
 public func <~> <Left: KeyValueObservable, Right: KeyValueObservable & BindingOwner, Value>(
     left: WritableModelProperty<Left, Value>, right: ReactiveProperty<Right, Value>
@@ -213,6 +216,7 @@ public func <~> <Left: KeyValueObservable, Right: KeyValueObservable & BindingOw
 /// person.reactive.firstName <~> field.reactive.text    // String and String?
 /// field.text = nil                                     // person.firstName unchanged
 /// ```
+@inlinable
 @discardableResult
 public func <~> <Left: KeyValueObservable, Right: KeyValueObservable & BindingOwner, Value>(
     left: WritableModelProperty<Left, Value>, right: ReactiveProperty<Right, Value?>
@@ -227,6 +231,7 @@ public func <~> <Left: KeyValueObservable, Right: KeyValueObservable & BindingOw
 /// ```swift
 /// viewModel.reactive.title <~> form.reactive.title
 /// ```
+@inlinable
 @discardableResult
 public func <~> <Left: KeyValueObservable & BindingOwner, Right: KeyValueObservable & BindingOwner, Value>(
     left: ReactiveProperty<Left, Value>, right: ReactiveProperty<Right, Value>
@@ -241,6 +246,7 @@ public func <~> <Left: KeyValueObservable & BindingOwner, Right: KeyValueObserva
 /// ```swift
 /// viewModel.reactive.title <~> field.reactive.text     // String and String?
 /// ```
+@inlinable
 @discardableResult
 public func <~> <Left: KeyValueObservable & BindingOwner, Right: KeyValueObservable & BindingOwner, Value>(
     left: ReactiveProperty<Left, Value>, right: ReactiveProperty<Right, Value?>
@@ -249,9 +255,15 @@ public func <~> <Left: KeyValueObservable & BindingOwner, Right: KeyValueObserva
 }
 
 /// What every two-way binding does (see the top of this file).
+///
+/// Inlinable, with the entry points: made where the sides' types are known, the
+/// closures that each change runs are compiled for them (as generic code, they looked up
+/// the metadata of `Optional<Value>` at each change).
+@usableFromInline
 enum TwoWayBinding {
     /// Binds `left` (a publisher with `.initial`, written by `writeLeft` with
     /// `leftDelivery`) and `right` both ways.
+    @inlinable
     static func make<LeftModel: KeyValueObservable, LeftValue, Right: KeyValueObservable & BindingOwner, RightValue>(
         left: KeyValueObservingPublisher<LeftModel, LeftValue>,
         leftDelivery: BindingDelivery,

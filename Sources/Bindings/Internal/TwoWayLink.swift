@@ -33,8 +33,10 @@ import Synchronization
 /// when the right side deinitialises (its `subscriptions` end the forward binding), when
 /// its `subscriptions` are emptied, or when the left side deinitialises (its channel lets
 /// go of the forward observer, after calling its completion, which ends the link too).
+@usableFromInline
 final class TwoWayLink: Sendable {
     /// The two sides of a binding.
+    @usableFromInline
     enum Side {
         case left
         case right
@@ -64,11 +66,12 @@ final class TwoWayLink: Sendable {
     /// Whether a side's property was set, in the batch that this thread is flushing, after
     /// the change being delivered, by anything but this link's write (the `UInt`, its
     /// mark); `nil` for a side whose changes batches do not hold (a computed key path).
-    typealias LaterChange = @Sendable (BatchContext, UInt) -> Bool
+    @usableFromInline typealias LaterChange = @Sendable (BatchContext, UInt) -> Bool
 
     private let laterLeft: LaterChange?
     private let laterRight: LaterChange?
 
+    @usableFromInline
     init(left: LaterChange?, right: LaterChange?) {
         number = Self.numbers.add(1, ordering: .relaxed).newValue
         laterLeft = left
@@ -79,6 +82,7 @@ final class TwoWayLink: Sendable {
     /// this thread's batch with a change newer than the one being delivered, and another
     /// writer. (The entry is touched only by the thread that sets the model, which is
     /// this one while it waits in its batch.)
+    @usableFromInline
     static func laterChange<Value>(of channel: PropertyChannel<Value>?) -> LaterChange? {
         guard let channel, !channel.isDerived else { return nil }
         return { [weak channel] context, mark in
@@ -99,10 +103,11 @@ final class TwoWayLink: Sendable {
     }
 
     /// Whether the binding has ended: nothing is written any more.
-    var hasEnded: Bool { ended.load(ordering: .acquiring) }
+    @usableFromInline var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
     /// Makes the binding's write to `side` (`set`): counted, or in a batch on this thread
     /// marked as this link's (see the type's comment).
+    @usableFromInline
     func write(_ side: Side, _ set: () -> Void) {
         if let context = BatchContext.current {
             if context.flushing, (side == .left ? laterLeft : laterRight)?(context, mark(side)) == true {
@@ -125,6 +130,7 @@ final class TwoWayLink: Sendable {
     /// in a batch's flush, whether the last set of the change delivered was this link's
     /// write to `side`; otherwise whether a write to `side` was counted, which is then
     /// uncounted.
+    @usableFromInline
     func isEcho(_ side: Side) -> Bool {
         if let context = BatchContext.current, context.flushing {
             return context.deliveringWriter == mark(side)
@@ -149,6 +155,7 @@ final class TwoWayLink: Sendable {
 
     /// Keeps the backward subscription and the left side's delivery, until the binding
     /// ends (at once if it already has).
+    @usableFromInline
     func attach(backward: AnyCancellable, leftDelivery: (any StoppableDelivery)?) {
         let attached = parts.withLock { parts -> Bool in
             guard !hasEnded else { return false }
@@ -164,6 +171,7 @@ final class TwoWayLink: Sendable {
 
     /// Keeps the forward binding's handle, so that ``end()`` can cancel it (at once if the
     /// binding has already ended: its left side went while it was being made).
+    @usableFromInline
     func attach(forward: AnyCancellable) {
         let attached = parts.withLock { parts -> Bool in
             guard !hasEnded else { return false }
@@ -176,6 +184,7 @@ final class TwoWayLink: Sendable {
     /// Ends the binding, from any thread: no write starts after this returns (one that a
     /// callback on another thread is making may finish), and both subscriptions are
     /// released. Idempotent.
+    @usableFromInline
     func end() {
         let taken = takeParts()
         taken.leftDelivery?.cancel()
@@ -205,9 +214,11 @@ final class TwoWayLink: Sendable {
 /// binding; dropping it ends nothing (the binding lives in the right side's
 /// `subscriptions`, as a `<~` binding lives in its owner's). It holds the link weakly, so
 /// that keeping it keeps nothing alive.
+@usableFromInline
 final class TwoWayHandle: CancellationTarget {
     private weak let link: TwoWayLink?
 
+    @usableFromInline
     init(_ link: TwoWayLink) {
         self.link = link
         super.init()
