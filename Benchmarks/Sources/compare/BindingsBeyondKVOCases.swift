@@ -93,39 +93,39 @@ extension BindingsBeyondKVOCases {
         }
     }
 
-    /// `<~` into an `@Observed` property of a model that is also an owner.
-    static func bindIntoModelOwner(_ counter: Counter) -> Run {
+    /// Sets of a model whose `value` `bind` bound into `target` (made before the loop),
+    /// which `read` reads back after it.
+    static func setBound<Target: AnyObject>(
+        _ counter: Counter, into target: Target, reading read: @escaping (Target) -> Int,
+        _ bind: (BindingsModel, Target) -> Void
+    ) -> Run {
         let model = BindingsModel()
-        let field = BindingsField()
-        field.reactive.number <~ model.reactive.value
+        bind(model, target)
         return { count in
             let elapsed = timed { bindingsSet(model, count) }
-            counter.total &+= field.number
+            counter.total &+= read(target)
             return elapsed
+        }
+    }
+
+    /// `<~` into an `@Observed` property of a model that is also an owner.
+    static func bindIntoModelOwner(_ counter: Counter) -> Run {
+        setBound(counter, into: BindingsField(), reading: \.number) { model, field in
+            field.reactive.number <~ model.reactive.value
         }
     }
 
     /// `<~` of a `map` of a property (an operator chain between source and target).
     static func bindMapped(_ counter: Counter) -> Run {
-        let model = BindingsModel()
-        let label = BindingsLabel()
-        label.reactive.number <~ model.reactive.value.map { $0 &* 2 }
-        return { count in
-            let elapsed = timed { bindingsSet(model, count) }
-            counter.total &+= label.number
-            return elapsed
+        setBound(counter, into: BindingsLabel(), reading: \.number) { model, label in
+            label.reactive.number <~ model.reactive.value.map { $0 &* 2 }
         }
     }
 
     /// `bind(to:) { }`, the inline binding.
     static func inlineBinding(_ counter: Counter) -> Run {
-        let model = BindingsModel()
-        let label = BindingsLabel()
-        model.reactive.value.bind(to: label) { label, value in label.number = value }
-        return { count in
-            let elapsed = timed { bindingsSet(model, count) }
-            counter.total &+= label.number
-            return elapsed
+        setBound(counter, into: BindingsLabel(), reading: \.number) { model, label in
+            model.reactive.value.bind(to: label) { label, value in label.number = value }
         }
     }
 
