@@ -102,7 +102,16 @@ extension Channel {
             if tell { observer.sourceDidEnd() }
             for _ in 0..<taken { Unmanaged.passUnretained(observer).release() }
         } else if isDelivering {
-            deferredAdds.append(DeferredAdd(observer, after: after))
+            if version != seen {
+                // A change was sent since the initial value was read, and the delivery
+                // under way may have delivered it already, to the observers registered
+                // then, not this one. The observer catches up with the current value,
+                // queued for it alone, and joins after it, for the events queued later.
+                pending.append(Pending(sequence: sequence, event: current(), target: observer))
+                deferredAdds.append(DeferredAdd(observer, after: sequence))
+            } else {
+                deferredAdds.append(DeferredAdd(observer, after: after))
+            }
             unlock(work: true)
         } else if version != seen {
             // The delivery is over, and a change was sent since the initial value was

@@ -244,4 +244,49 @@ struct ObsObservableValueTests {
         for log in logs { #expect(log.last == final) }
         withExtendedLifetime(holder) {}
     }
+
+    /// The interleaving that the test above finds by chance, made on purpose: a new
+    /// subscriber reads its initial value while another thread delivers, a new value is
+    /// sent and delivered before the subscriber joins, and the delivery is still under
+    /// way when it joins. It must catch up with the value it missed.
+    @Test func aSubscriberThatJoinsAfterAValueItMissedCatchesUp() {
+        let value = ObservableValue(0)
+        let seen = LockedLog<Int>()
+        let delivering = DispatchSemaphore(value: 0), resumeDelivery = DispatchSemaphore(value: 0)
+        let initialRead = DispatchSemaphore(value: 0), resumeInitial = DispatchSemaphore(value: 0)
+        let subscribed = DispatchSemaphore(value: 0), updated = DispatchSemaphore(value: 0)
+        // Blocks the delivering thread in each delivery of 1 and 2.
+        let first = value.sink { received in
+            if received > 0 {
+                delivering.signal()
+                resumeDelivery.wait()
+            }
+        }
+        let holder = LockedLog<AnyCancellable>()
+        DispatchQueue.global().async {
+            value.update(1)                                  // delivers, holding the delivery
+            updated.signal()
+        }
+        delivering.wait()                                    // 1 is being delivered
+        DispatchQueue.global().async {
+            holder.append(value.sink { received in           // reads 1 while 1 is delivered
+                seen.append(received)
+                if seen.count == 1 {
+                    initialRead.signal()
+                    resumeInitial.wait()
+                }
+            })
+            subscribed.signal()
+        }
+        initialRead.wait()
+        value.update(2)                                      // queued behind the delivery of 1
+        resumeDelivery.signal()                              // 1 done; 2 is delivered next...
+        delivering.wait()                                    // ...and is being delivered
+        resumeInitial.signal()                               // the subscriber joins now
+        subscribed.wait()
+        resumeDelivery.signal()
+        updated.wait()
+        #expect(seen.items == [1, 2])
+        withExtendedLifetime((first, holder)) {}
+    }
 }
