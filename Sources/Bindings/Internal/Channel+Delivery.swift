@@ -131,6 +131,7 @@ extension Channel {
             unlock(work: true)
             return
         }
+        noteSentAtOnce()
         if liveCount == 0 {
             unlock()
             return
@@ -166,6 +167,7 @@ extension Channel {
             unlock(work: true)
             return
         }
+        noteSentAtOnce()
         if liveCount == 0 {
             unlock()
             return
@@ -214,6 +216,7 @@ extension Channel {
             unlock(work: true)
             return
         }
+        noteSentAtOnce()
         unlockBecomingDeliverer()
         let slots = self.slots
         let count = slotCount

@@ -102,16 +102,24 @@ extension Channel {
             if tell { observer.sourceDidEnd() }
             for _ in 0..<taken { Unmanaged.passUnretained(observer).release() }
         } else if isDelivering {
+            // The observer joins before the events queued since its initial value was
+            // read, in order with the registrations deferred meanwhile. If a change was
+            // sent since then, the delivery under way may have delivered it already, to
+            // the observers registered then, not this one. A change still queued brings
+            // the observer the latest value (every send queues while the delivery lasts).
+            // Otherwise it catches up with the current value, queued for it alone before
+            // the newer events that are not changes (a subject's completion).
             if version != seen {
-                // A change was sent since the initial value was read, and the delivery
-                // under way may have delivered it already, to the observers registered
-                // then, not this one. The observer catches up with the current value,
-                // queued for it alone, and joins after it, for the events queued later.
-                pending.append(Pending(sequence: sequence, event: current(), target: observer))
-                deferredAdds.append(DeferredAdd(observer, after: sequence))
-            } else {
-                deferredAdds.append(DeferredAdd(observer, after: after))
+                let newer = pending[pendingHead...].firstIndex { $0.target == nil && $0.sequence > after }
+                let changeQueued = newer.map { pending[$0...].contains { $0.target == nil && $0.carriesChange } } ?? false
+                if !changeQueued {
+                    let catchUp = Pending(
+                        sequence: newer.map { max(after, pending[$0].sequence &- 1) } ?? sequence,
+                        event: current(), target: observer)
+                    pending.insert(catchUp, at: newer ?? pending.count)
+                }
             }
+            deferInOrder(DeferredAdd(observer, after: after))
             unlock(work: true)
         } else if version != seen {
             // The delivery is over, and a change was sent since the initial value was
@@ -247,7 +255,27 @@ extension Channel {
     final func queueEvent(_ event: Event) {
         sequence &+= 1
         let isReentrant = deliverer.load(ordering: .relaxed) == currentThreadID()
-        pending.append(Pending(sequence: sequence, event: event, target: nil, isReentrant: isReentrant))
+        let now = version
+        pending.append(Pending(
+            sequence: sequence, event: event, target: nil, isReentrant: isReentrant,
+            carriesChange: now != versionAtLastSend))
+        versionAtLastSend = now
+    }
+
+    /// Under the lock, for a send delivered at once (or to nobody): see
+    /// ``versionAtLastSend``.
+    @inlinable @inline(__always)
+    final func noteSentAtOnce() {
+        versionAtLastSend = version
+    }
+
+    /// Defers the registration of `add` in the order of the events it waits for, which
+    /// ``applyDeferred(before:_:_:_:)`` relies on (it looks at the first only).
+    @usableFromInline
+    final func deferInOrder(_ add: DeferredAdd) {
+        var index = deferredAdds.count
+        while index > deferredHead, deferredAdds[index - 1].after > add.after { index -= 1 }
+        deferredAdds.insert(add, at: index)
     }
 
     /// Appends under the lock; the channel takes one retain (see `slots`).

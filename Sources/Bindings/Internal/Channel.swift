@@ -79,6 +79,10 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
     /// the queue joins only after them. Only queued events take a number: an event
     /// delivered at once reaches exactly the observers in `slots`.
     @exclusivity(unchecked) @usableFromInline final var sequence: UInt64 = 0
+    /// The count of changes (``ChangeCount/version``) when the last event was queued, or
+    /// sent at once under the lock: a queued event whose send counted a change differs
+    /// from it (``Pending/carriesChange``). Guarded by the lock.
+    @exclusivity(unchecked) @usableFromInline final var versionAtLastSend: UInt = 0
     @exclusivity(unchecked) @usableFromInline final var pending: [Pending] = []
     @exclusivity(unchecked) @usableFromInline final var pendingHead = 0
     /// Registrations made during a delivery, applied by the delivering thread once the
@@ -117,13 +121,20 @@ class Channel<Event>: ChangeCount, @unchecked Sendable {
         /// Sent by the delivering thread from inside one of its own callbacks (a set made
         /// by an observer of the property), not by another thread.
         @usableFromInline let isReentrant: Bool
+        /// Its send counted a change of the source (a new value, not a completion or a
+        /// prior notice), for sources that count their changes under the lock.
+        @usableFromInline let carriesChange: Bool
 
         @inlinable
-        init(sequence: UInt64, event: Event, target: ChannelObserver<Event>?, isReentrant: Bool = false) {
+        init(
+            sequence: UInt64, event: Event, target: ChannelObserver<Event>?, isReentrant: Bool = false,
+            carriesChange: Bool = false
+        ) {
             self.sequence = sequence
             self.event = event
             self.target = target
             self.isReentrant = isReentrant
+            self.carriesChange = carriesChange
         }
     }
 

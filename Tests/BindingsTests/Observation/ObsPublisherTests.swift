@@ -289,4 +289,55 @@ struct ObsObservableValueTests {
         #expect(seen.items == [1, 2])
         withExtendedLifetime((first, holder)) {}
     }
+
+    /// The same with a subject whose completion is still queued when the subscriber
+    /// joins: it catches up with the value it missed, then gets the completion (which
+    /// lets go of its closure, and of the canary the closure holds).
+    @Test func aLateSubscriberOfASubjectGetsTheValueItMissedThenTheCompletion() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let seen = LockedLog<Int>()
+        weak var weakToken: Canary?
+        let delivering = DispatchSemaphore(value: 0), resumeDelivery = DispatchSemaphore(value: 0)
+        let initialRead = DispatchSemaphore(value: 0), resumeInitial = DispatchSemaphore(value: 0)
+        let subscribed = DispatchSemaphore(value: 0), sent = DispatchSemaphore(value: 0)
+        let first = subject.sink { received in
+            if received > 0 {
+                delivering.signal()
+                resumeDelivery.wait()
+            }
+        }
+        let holder = LockedLog<AnyCancellable>()
+        DispatchQueue.global().async {
+            subject.send(1)
+            sent.signal()
+        }
+        delivering.wait()                                    // 1 is being delivered
+        do {
+            let token = Canary()
+            weakToken = token
+            DispatchQueue.global().async {
+                holder.append(subject.sink { received in     // reads 1 while 1 is delivered
+                    token.touch()
+                    seen.append(received)
+                    if seen.count == 1 {
+                        initialRead.signal()
+                        resumeInitial.wait()
+                    }
+                })
+                subscribed.signal()
+            }
+        }
+        initialRead.wait()
+        subject.send(2)                                      // queued behind 1
+        resumeDelivery.signal()
+        delivering.wait()                                    // 2 is being delivered
+        subject.send(completion: .finished)                  // queued behind 2
+        resumeInitial.signal()                               // the subscriber joins now
+        subscribed.wait()
+        resumeDelivery.signal()
+        sent.wait()
+        #expect(seen.items == [1, 2])
+        #expect(weakToken == nil)                            // the completion reached it
+        withExtendedLifetime((first, holder)) {}
+    }
 }
