@@ -87,7 +87,29 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// let c = person.$firstName.assign(to: \.text, on: label)
     /// ```
+    ///
+    /// Inlinable: where the publisher's type is known and it offers a fused sink (a
+    /// property publisher, a subject, or `map`, `filter` and `compactMap` of one; see
+    /// `Publisher._fusedSink`), the assignment becomes one closure on its channel, compiled
+    /// here, with the same values, order and lifetime: the closure holds `object` until
+    /// the returned cancellable is cancelled or released, or the publisher completes.
+    /// Through `Subscribers.Assign`, whose code runs generic, a subject's value took
+    /// 241 ns to assign, against about 30.
+    @inlinable
     public func assign<Root>(
+        to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
+    ) -> AnyCancellable {
+        // The key path in a closure of its own: where it is written out at the call
+        // site, the optimizer then compiles the closure into the property's setter (a
+        // closure that also captured `object` applied the key path at run time, 121 ns).
+        let write: (Root, Output) -> Void = { root, value in root[keyPath: keyPath] = value }
+        if let fused = _fusedSink({ write(object, $0) }) { return fused }
+        return subscribeAssign(to: keyPath, on: object)
+    }
+
+    /// `assign(to:on:)` through a `Subscribers.Assign`.
+    @usableFromInline
+    func subscribeAssign<Root>(
         to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
     ) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)

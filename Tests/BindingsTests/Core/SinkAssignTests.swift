@@ -4,6 +4,17 @@ import Foundation
 import Testing
 @testable import Bindings
 
+/// A target of `assign(to:on:)` that records each value assigned to it.
+private final class AssignTarget {
+    private(set) var history: [Int] = []
+    var value = 0 { didSet { history.append(value) } }
+}
+
+/// A model whose property is assigned from.
+private final class AssignModel: KeyValueObservable {
+    @Observed var number = 0
+}
+
 /// What a sink's closures saw.
 private typealias SinkEvent = RecordedEvent<Int, TestError>
 
@@ -349,6 +360,49 @@ private final class FinishOnDemand: Publisher, Subscription {
         #expect(weakTarget == nil)
         #expect(assign.object == nil)
         subject.send(9)
+    }
+
+    @Test func aSubjectsCompletionReleasesTheObjectWhileTheCancellableIsKept() {
+        // `assign(to:on:)` of a subject takes its fused path (one closure on the channel);
+        // the completion lets go of the object, as `Subscribers.Assign` does.
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakTarget: AssignTarget?
+        let cancellable: AnyCancellable
+        do {
+            let target = AssignTarget()
+            weakTarget = target
+            cancellable = subject.assign(to: \.value, on: target)
+        }
+        subject.send(3)
+        #expect(weakTarget?.history == [3])
+        subject.send(completion: .finished)
+        #expect(weakTarget == nil)
+        #expect(subject.core.channel.observerCount == 0)
+        withExtendedLifetime(cancellable) {}
+    }
+
+    @Test func assignsAPropertysCurrentValueThenEachSetInOrder() {
+        let model = AssignModel()
+        let target = AssignTarget()
+        let cancellable = model.$number.assign(to: \.value, on: target)
+        model.number = 1
+        model.number = 2
+        cancellable.cancel()
+        model.number = 3
+        #expect(target.history == [0, 1, 2])
+    }
+
+    @Test func assignsThroughAChainAndThroughAPublisherWithNoFusedPath() {
+        let model = AssignModel()
+        let doubled = AssignTarget()
+        let erased = AssignTarget()
+        let first = model.$number.map { $0 * 2 }.filter { $0 != 2 }.assign(to: \.value, on: doubled)
+        let second = model.$number.eraseToAnyPublisher().assign(to: \.value, on: erased)
+        model.number = 1
+        model.number = 2
+        #expect(doubled.history == [0, 4])
+        #expect(erased.history == [0, 1, 2])
+        withExtendedLifetime((first, second)) {}
     }
 
     @Test func requestsUnlimitedAndCancelsUpstreamOnce() {
