@@ -46,4 +46,40 @@ enum BindingsOperatorCases {
             withExtendedLifetime(subscriptions) { timed { bindingsSendPassthrough(subject, count) } }
         }
     }
+
+    /// `receive(on: ImmediateScheduler.shared)` then `sink`: the scheduling operator's own
+    /// cost, with no thread hop.
+    static func receiveOnImmediate(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscription = subject.receive(on: ImmediateScheduler.shared).sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { bindingsSendPassthrough(subject, count) } }
+        }
+    }
+
+    /// `assign(to:on:)` of a subject into an object's property.
+    static func assign(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let target = AssignTarget()
+        let subscription = subject.assign(to: \.number, on: target)
+        return { count in
+            let elapsed = withExtendedLifetime(subscription) { timed { bindingsSendPassthrough(subject, count) } }
+            counter.total &+= target.number
+            return elapsed
+        }
+    }
+
+    /// `flatMap { Just($0) }`: each value subscribes to a new inner publisher.
+    static func flatMapJust(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscription = subject.flatMap { Just($0) }.sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { bindingsSendPassthrough(subject, count) } }
+        }
+    }
+}
+
+/// The object that the `assign(to:on:)` rows write into (both libraries').
+final class AssignTarget {
+    var number = 0
 }

@@ -41,4 +41,31 @@ enum OpenCombineOperatorCases {
             withExtendedLifetime(subscriptions) { timed { openCombineSendPassthrough(subject, count) } }
         }
     }
+
+    static func receiveOnImmediate(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscription = subject.receive(on: ImmediateScheduler.shared).sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { openCombineSendPassthrough(subject, count) } }
+        }
+    }
+
+    static func assign(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let target = AssignTarget()
+        let subscription = subject.assign(to: \.number, on: target)
+        return { count in
+            let elapsed = withExtendedLifetime(subscription) { timed { openCombineSendPassthrough(subject, count) } }
+            counter.total &+= target.number
+            return elapsed
+        }
+    }
+
+    static func flatMapJust(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscription = subject.flatMap { Just($0) }.sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { openCombineSendPassthrough(subject, count) } }
+        }
+    }
 }

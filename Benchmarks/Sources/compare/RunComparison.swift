@@ -167,6 +167,19 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         Side("OpenCombine", OpenCombineOperatorCases.shareWithCompletion(counter)),
     ] }
 
+    let receiveOn = Comparison("receive_on_immediate") { [
+        Side("Bindings", BindingsOperatorCases.receiveOnImmediate(counter)),
+        Side("OpenCombine", OpenCombineOperatorCases.receiveOnImmediate(counter)),
+    ] }
+    let assign = Comparison("assign") { [
+        Side("Bindings", BindingsOperatorCases.assign(counter)),
+        Side("OpenCombine", OpenCombineOperatorCases.assign(counter)),
+    ] }
+    let flatMapJust = Comparison("flat_map_just") { [
+        Side("Bindings", BindingsOperatorCases.flatMapJust(counter)),
+        Side("OpenCombine", OpenCombineOperatorCases.flatMapJust(counter)),
+    ] }
+
     // Made in main-actor code, measured on the main thread (see MainActorCases.swift).
     let mainActor = MainActorCases.comparisons(counter)
 
@@ -175,7 +188,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                liftedBinding, structValue, increment, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion,
-               twoWayLeft, twoWayRight, bindModelOwner, bindMapped, inlineBinding, observeArray, bindNewModels]
+               twoWayLeft, twoWayRight, bindModelOwner, bindMapped, inlineBinding, observeArray, bindNewModels,
+               receiveOn, assign, flatMapJust]
         + mainActor
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
@@ -338,6 +352,14 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     parity.add(["(context) the same, each `sink(receiveCompletion:receiveValue:)` (a `Subscribers.Sink`)",
                 formatNanoseconds(shareCompletion[0]), formatNanoseconds(shareCompletion[1]),
                 formatRatio(shareCompletion[1] / shareCompletion[0], suffix: "x"), "", ""])
+    for (name, comparison) in [
+        ("`PassthroughSubject` → `receive(on: ImmediateScheduler.shared)` → `sink`", receiveOn),
+        ("`assign(to: \\.number, on: target)`", assign),
+        ("`flatMap { Just($0) }` → `sink` (a new inner subscription each send)", flatMapJust),
+    ] {
+        parity.add([name, formatNanoseconds(comparison[0]), formatNanoseconds(comparison[1]),
+                    formatRatio(comparison[1] / comparison[0], suffix: "x"), "", ""])
+    }
 
     let wideRatio = wide[1] / wide[0]
     let cancelRatio = cancelOne[1] / cancelOne[0]
@@ -410,6 +432,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
           chain maps and filters every value; 20,000 models each have one sink and are set in turn.
         - Combine parity: a `send` on a `PassthroughSubject`, through `map`, `filter` (half the values
           pass), `removeDuplicates` and `scan` into a `sink`; and through `share()` to 10 `sink`s.
+          With no bar: through `receive(on: ImmediateScheduler.shared)` (the operator's own cost, no
+          thread hop), `assign(to:on:)` into an object's property, and `flatMap { Just($0) }`.
         - one of 1,000 properties: a set of the middle property of a model whose 1,000 @Observed
           properties each have a `sink` subscriber, against the 1-property model.
         - bytes per subscription: mallinfo2().uordblks (bytes in use, chunk headers included) after
@@ -483,6 +507,9 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     ])
     json.add("pipeline_5_stages", pair(pipeline))
     json.add("share_10_subscribers", pair(share))
+    json.add("receive_on_immediate", pair(receiveOn))
+    json.add("assign", pair(assign))
+    json.add("flat_map_just", pair(flatMapJust))
 
     return (ComparisonReport(heading: heading, tables: tables, notes: notes, json: json), mainActor)
 }

@@ -27,36 +27,38 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
     let description: String
 
     private let lock = Lock()
-    // Everything below is guarded by `lock`.
+    // Everything below is guarded by `lock`, which orders every access, so it is
+    // `@exclusivity(unchecked)`: the operator's code runs generic (its upstreams call it
+    // through their `Subscriber` conformances), where each access was checked at run time.
     /// `nil` once cancelled or once the completion is delivered, so that a downstream that
     /// keeps its subscription forms no lasting cycle with it.
-    private var downstream: Downstream?
-    private var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) private var downstream: Downstream?
+    @exclusivity(unchecked) private var demand = Subscribers.Demand.none
     /// Whether the inners have been asked for `.unlimited` (demand became unlimited).
-    private var innersUnlimited = false
+    @exclusivity(unchecked) private var innersUnlimited = false
     /// The subscribed inners that have not completed, by id.
-    private var inners: [Int: any Subscription] = [:]
+    @exclusivity(unchecked) private var inners: [Int: any Subscription] = [:]
     /// The ids of the inners that have neither subscribed nor completed yet.
-    private var unsubscribed: Set<Int>
+    @exclusivity(unchecked) private var unsubscribed: Set<Int>
     /// Inners that have not completed, subscribed or not yet.
-    private var active: Int
-    private var nextID: Int
+    @exclusivity(unchecked) private var active: Int
+    @exclusivity(unchecked) private var nextID: Int
     /// Whether no inner will be added any more (always, for `merge`).
-    private var sourceFinished: Bool
-    private var source: (any Subscription)?
+    @exclusivity(unchecked) private var sourceFinished: Bool
+    @exclusivity(unchecked) private var source: (any Subscription)?
     /// How many more publishers the source was asked for and has not sent: one it sends
     /// beyond that (a careless source) is dropped, so that no more than `maxPublishers`
     /// inners are ever subscribed at once.
-    private var sourceDemand = Subscribers.Demand.none
+    @exclusivity(unchecked) private var sourceDemand = Subscribers.Demand.none
     /// Whether the source is asked for one more publisher as each inner finishes
     /// (`flatMap` with a finite `maxPublishers`).
     private let replenishesSource: Bool
     /// Values that arrived without demand, oldest first; a delivered slot is emptied.
-    private var buffer: [(id: Int, value: Input)?] = []
-    private var bufferHead = 0
+    @exclusivity(unchecked) private var buffer: [(id: Int, value: Input)?] = []
+    @exclusivity(unchecked) private var bufferHead = 0
     /// Whether the completion is decided (queued or delivered) or the subscription cancelled.
-    private var terminated = false
-    private var queue = DeliveryQueue<Input, Failure>()
+    @exclusivity(unchecked) private var terminated = false
+    @exclusivity(unchecked) private var queue = DeliveryQueue<Input, Failure>()
 
     /// A merge of `count` inners, with the ids `0..<count`.
     init(downstream: Downstream, count: Int, description: String) {
