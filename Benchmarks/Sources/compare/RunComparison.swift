@@ -354,7 +354,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                 formatRatio(shareCompletion[1] / shareCompletion[0], suffix: "x"), "", ""])
     for (name, comparison) in [
         ("`PassthroughSubject` → `receive(on: ImmediateScheduler.shared)` → `sink`", receiveOn),
-        ("`assign(to: \\.number, on: target)`", assign),
+        ("`PassthroughSubject` → `assign(to: \\.number, on: target)`", assign),
         ("`flatMap { Just($0) }` → `sink` (a new inner subscription each send)", flatMapJust),
     ] {
         parity.add([name, formatNanoseconds(comparison[0]), formatNanoseconds(comparison[1]),
