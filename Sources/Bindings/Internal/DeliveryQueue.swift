@@ -37,6 +37,9 @@ struct DeliveryQueue<Input, Failure: Error> {
     /// deliverer holds the only copy and releases it outside the owner's lock.
     private var pending: [Event?] = []
     private var head = 0
+    /// How many events wait: a plain count, which code running generic reads without
+    /// touching the array of events (whose element type's metadata it would look up).
+    private(set) var queuedCount = 0
 
     /// Accepts `event`. Returns `true` when the caller has just become the deliverer: it
     /// must deliver `event` itself after unlocking, then drain the queue with ``next()``.
@@ -44,6 +47,7 @@ struct DeliveryQueue<Input, Failure: Error> {
     mutating func push(_ event: Event) -> Bool {
         if isDelivering {
             pending.append(event)
+            queuedCount += 1
             return false
         }
         isDelivering = true
@@ -56,6 +60,7 @@ struct DeliveryQueue<Input, Failure: Error> {
             var event: Event?
             swap(&event, &pending[head])
             head += 1
+            queuedCount -= 1
             return event
         }
         if head > 0 {
@@ -70,6 +75,7 @@ struct DeliveryQueue<Input, Failure: Error> {
     /// Queues `event` without deciding who delivers it (see ``isDelivering``).
     mutating func append(_ event: Event) {
         pending.append(event)
+        queuedCount += 1
     }
 
     /// Removes and returns the oldest event, leaving ``isDelivering`` alone. The storage
@@ -79,6 +85,7 @@ struct DeliveryQueue<Input, Failure: Error> {
         var event: Event?
         swap(&event, &pending[head])
         head += 1
+        queuedCount -= 1
         if head == pending.count {
             pending.removeAll(keepingCapacity: true)
             head = 0
@@ -92,6 +99,7 @@ struct DeliveryQueue<Input, Failure: Error> {
         var dropped: [Event?] = []
         swap(&dropped, &pending)
         head = 0
+        queuedCount = 0
         return dropped
     }
 }

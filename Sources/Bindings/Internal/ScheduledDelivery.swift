@@ -38,9 +38,8 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
     private let lock = Lock()
     // Guarded by `lock`, which orders every access: `@exclusivity(unchecked)` saves the
     // dynamic exclusivity checks that generic code makes on each.
-    /// The downstream, boxed: an optional reference is copied with a retain, where a
-    /// `Downstream?` copied in generic code looked up `Optional<Downstream>`'s metadata.
-    @exclusivity(unchecked) private var downstream: DownstreamBox?
+    /// The downstream, boxed (see `SubscriberBox`).
+    @exclusivity(unchecked) private var downstream: SubscriberBox<Downstream>?
     /// `upstreamFinished`: the completion waits in `completion`; `terminal`: cancelled, or
     /// the completion was taken to be delivered.
     @exclusivity(unchecked) private var status = UpstreamStatus.awaitingSubscription
@@ -71,7 +70,7 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
         delay: (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
     ) {
         description = name
-        self.downstream = DownstreamBox(downstream)
+        self.downstream = SubscriberBox(downstream)
         self.scheduler = scheduler
         self.options = options
         isDelayed = delay != nil
@@ -171,7 +170,7 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
         }
         isDelivering = true
         // Released after unlocking. `AnyObject?`: `withExtendedLifetime` of a
-        // `DownstreamBox?` would look up that type's metadata for each value.
+        // `SubscriberBox<Downstream>?` would look up that type's metadata for each value.
         var finished: AnyObject?
         while ready > 0, let downstream {
             if head < values.count {
@@ -212,17 +211,11 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
     /// of the types a function uses on entry, and `deliverNext()` would then look up
     /// `Completion<Failure>?`'s for each value.
     @inline(never)
-    private func deliverCompletion(to downstream: DownstreamBox) {
+    private func deliverCompletion(to downstream: SubscriberBox<Downstream>) {
         let completion = self.completion.take()
         hasCompletion = false
         lock.unlock()
         if let completion { downstream.subscriber.receive(completion: completion) }
         lock.lock()
-    }
-
-    /// Holds the downstream (see `downstream`).
-    private final class DownstreamBox {
-        let subscriber: Downstream
-        init(_ subscriber: Downstream) { self.subscriber = subscriber }
     }
 }

@@ -58,10 +58,9 @@ struct CombineLatestValues2<A, B>: CombineLatestValues {
 
     init() {}
 
-    var combined: (A, B)? {
-        guard let a, let b else { return nil }
-        return (a, b)
-    }
+    var isComplete: Bool { a != nil && b != nil }
+
+    var combination: (A, B) { (a!, b!) }
 }
 
 extension Publisher {

@@ -55,10 +55,9 @@ struct CombineLatestValues3<A, B, C>: CombineLatestValues {
 
     init() {}
 
-    var combined: (A, B, C)? {
-        guard let a, let b, let c else { return nil }
-        return (a, b, c)
-    }
+    var isComplete: Bool { a != nil && b != nil && c != nil }
+
+    var combination: (A, B, C) { (a!, b!, c!) }
 }
 
 extension Publisher {

@@ -60,10 +60,9 @@ struct CombineLatestValues4<A, B, C, D>: CombineLatestValues {
 
     init() {}
 
-    var combined: (A, B, C, D)? {
-        guard let a, let b, let c, let d else { return nil }
-        return (a, b, c, d)
-    }
+    var isComplete: Bool { a != nil && b != nil && c != nil && d != nil }
+
+    var combination: (A, B, C, D) { (a!, b!, c!, d!) }
 }
 
 extension Publisher {

@@ -6,8 +6,11 @@ protocol CombineLatestValues {
     static var count: Int { get }
     /// Storage with no value yet.
     init()
-    /// The tuple of the latest values, or `nil` while some upstream has sent none.
-    var combined: Output? { get }
+    /// Whether every upstream has sent a value.
+    var isComplete: Bool { get }
+    /// The tuple of the latest values; only once ``isComplete``. (Not an optional: the
+    /// core runs as generic code, where each `Output?` was looked up at run time.)
+    var combination: Output { get }
 }
 
 /// The subscription behind `Publishers.CombineLatest`, `CombineLatest3` and
@@ -39,24 +42,26 @@ where Downstream.Input == Values.Output {
     typealias Event = DeliveryQueue<Values.Output, Failure>.Event
 
     private let lock = Lock()
-    // Everything below is guarded by `lock`.
+    // Everything below is guarded by `lock`, which orders every access, so it is
+    // `@exclusivity(unchecked)`: the operator's code runs generic (its upstreams call it
+    // through their `Subscriber` conformances), where each access was checked at run time.
     /// `nil` once cancelled or once the completion is delivered, so that a downstream that
-    /// keeps its subscription forms no lasting cycle with it.
-    private var downstream: Downstream?
-    private var latest = Values()
-    private var upstreams: [UpstreamSlot]
-    private var finishedCount = 0
-    private var demand = Subscribers.Demand.none
+    /// keeps its subscription forms no lasting cycle with it. Boxed (see `SubscriberBox`).
+    @exclusivity(unchecked) private var downstream: SubscriberBox<Downstream>?
+    @exclusivity(unchecked) private var latest = Values()
+    @exclusivity(unchecked) private var upstreams: [UpstreamSlot]
+    @exclusivity(unchecked) private var finishedCount = 0
+    @exclusivity(unchecked) private var demand = Subscribers.Demand.none
     /// Whether the upstreams have been asked for values (at the first downstream request).
-    private var upstreamsRequested = false
+    @exclusivity(unchecked) private var upstreamsRequested = false
     /// Whether `latest` holds a combination the downstream has not received for lack of demand.
-    private var held = false
+    @exclusivity(unchecked) private var held = false
     /// Whether the completion is decided (queued or delivered) or the subscription cancelled.
-    private var terminated = false
-    private var queue = DeliveryQueue<Values.Output, Failure>()
+    @exclusivity(unchecked) private var terminated = false
+    @exclusivity(unchecked) private var queue = DeliveryQueue<Values.Output, Failure>()
 
     init(downstream: Downstream) {
-        self.downstream = downstream
+        self.downstream = SubscriberBox(downstream)
         upstreams = Array(repeating: .awaiting, count: Values.count)
     }
 
@@ -66,7 +71,7 @@ where Downstream.Input == Values.Output {
     /// values, as Combine shows them.
     var customMirror: Mirror {
         lock.lock()
-        let downstream = self.downstream
+        let downstream = self.downstream?.subscriber
         let subscriptions = upstreams.map { upstream -> (any Subscription)? in
             if case .subscribed(let subscription) = upstream { subscription } else { nil }
         }
@@ -103,7 +108,7 @@ where Downstream.Input == Values.Output {
         let downstream = first == nil ? nil : self.downstream
         lock.unlock()
         for subscription in toRequest { subscription.request(.unlimited) }
-        if let first, let downstream { deliver(first, to: downstream) }
+        if let first, let downstream { deliverEvents(first, to: downstream) }
     }
 
     func cancel() {
@@ -134,6 +139,8 @@ where Downstream.Input == Values.Output {
         if requested { subscription.request(.unlimited) }
     }
 
+    /// A value from upstream number `index`. The path of a value delivered at once
+    /// touches no optional or event of a generic type (see `deliver(_:to:)`).
     func receive<Input>(_ input: Input, from index: Int, store: (inout Values, Input) -> Void) {
         lock.lock()
         guard !terminated else {
@@ -141,7 +148,7 @@ where Downstream.Input == Values.Output {
             return
         }
         store(&latest, input)
-        guard let output = latest.combined else {
+        guard latest.isComplete else {
             lock.unlock()
             return
         }
@@ -152,10 +159,24 @@ where Downstream.Input == Values.Output {
         }
         demand -= 1
         held = false
-        let mustDeliver = queue.push(.value(output))
-        let downstream = mustDeliver ? self.downstream : nil
+        let output = latest.combination
+        if queue.isDelivering {
+            lockedQueue(output)
+            lock.unlock()
+            return
+        }
+        queue.isDelivering = true
+        let downstream = self.downstream
         lock.unlock()
-        if let downstream { deliver(.value(output), to: downstream) }
+        if let downstream { deliver(output, to: downstream) }
+    }
+
+    /// Under the lock: queues `output` for the thread that is delivering. Out of line, as
+    /// are the other paths that make events: code running generic looks up the metadata
+    /// of every type a function uses when it is entered, whichever branch it then takes.
+    @inline(never)
+    private func lockedQueue(_ output: Values.Output) {
+        queue.append(.value(output))
     }
 
     func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
@@ -186,22 +207,51 @@ where Downstream.Input == Values.Output {
         lock.unlock()
         withExtendedLifetime(ended) {}
         for subscription in others { subscription.cancel() }
-        if let first, let downstream { deliver(first, to: downstream) }
+        if let first, let downstream { deliverEvents(first, to: downstream) }
     }
 
     // MARK: Delivery
 
+    /// Delivers `value`, then whatever was queued meanwhile; the caller is the deliverer.
+    /// When nothing was queued and no demand came back (a `sink`'s case), it makes no
+    /// event.
+    private func deliver(_ value: Values.Output, to downstream: SubscriberBox<Downstream>) {
+        let more = downstream.subscriber.receive(value)
+        lock.lock()
+        if more > .none || queue.queuedCount > 0 {
+            lock.unlock()
+            deliverQueued(adding: more, to: downstream)
+            return
+        }
+        queue.isDelivering = false
+        lock.unlock()
+    }
+
+    /// After a value delivered by `deliver(_:to:)`: adds the demand it returned (which may
+    /// release the held combination, or the completion), then delivers what is queued.
+    @inline(never)
+    private func deliverQueued(adding more: Subscribers.Demand, to downstream: SubscriberBox<Downstream>) {
+        lock.lock()
+        if more > .none, !terminated {
+            demand += more
+            _ = lockedReleaseHeld()   // queues it: this thread is delivering
+        }
+        let next = queue.next()
+        lock.unlock()
+        if let next { deliverEvents(next, to: downstream) }
+    }
+
     /// Delivers `first`, then whatever was queued meanwhile; the caller is the deliverer.
-    private func deliver(_ first: Event, to downstream: Downstream) {
+    private func deliverEvents(_ first: Event, to downstream: SubscriberBox<Downstream>) {
         var event = first
         while true {
             var more = Subscribers.Demand.none
             var completed = false
             switch event {
             case .value(let value):
-                more = downstream.receive(value)
+                more = downstream.subscriber.receive(value)
             case .completion(let completion):
-                downstream.receive(completion: completion)
+                downstream.subscriber.receive(completion: completion)
                 completed = true
             }
             lock.lock()
@@ -224,7 +274,8 @@ where Downstream.Input == Values.Output {
     /// itself, when it has become the deliverer.
     private func lockedReleaseHeld() -> Event? {
         var first: Event?
-        if held, demand > .none, let output = latest.combined {
+        if held, demand > .none, latest.isComplete {
+            let output = latest.combination
             held = false
             demand -= 1
             if queue.push(.value(output)) { first = .value(output) }

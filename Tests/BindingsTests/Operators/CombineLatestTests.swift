@@ -197,6 +197,23 @@ struct OperatorsCombineLatestTests {
         #expect(recorder.values(Self.pair) == [[1, 1], [2, 1], [2, 2], [3, 2]])
     }
 
+    @Test func demandReturnedFromReceiveReleasesACombinationHeldDuringThatCall() {
+        // A value sent from inside the subscriber, which has no demand left, is held; the
+        // demand that call returns releases it at once, after the call.
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = pairRecorder(initial: .max(1))
+        recorder.demandPerValue = .max(1)
+        recorder.onValue = { pair in
+            if pair == (1, 1) { a.send(2) }
+        }
+        a.combineLatest(b).subscribe(recorder)
+
+        a.send(1)
+        b.send(1)
+        #expect(recorder.values(Self.pair) == [[1, 1], [2, 1]])
+    }
+
     @Test func aHeldCombinationIsDeliveredBeforeFinished() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
