@@ -32,7 +32,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
     // through their `Subscriber` conformances), where each access was checked at run time.
     /// `nil` once cancelled or once the completion is delivered, so that a downstream that
     /// keeps its subscription forms no lasting cycle with it.
-    @exclusivity(unchecked) private var downstream: Downstream?
+    @exclusivity(unchecked) private var downstream: SubscriberBox<Downstream>?
     @exclusivity(unchecked) private var demand = Subscribers.Demand.none
     /// Whether the inners have been asked for `.unlimited` (demand became unlimited).
     @exclusivity(unchecked) private var innersUnlimited = false
@@ -62,7 +62,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
 
     /// A merge of `count` inners, with the ids `0..<count`.
     init(downstream: Downstream, count: Int, description: String) {
-        self.downstream = downstream
+        self.downstream = SubscriberBox(downstream)
         self.description = description
         active = count
         nextID = count
@@ -73,7 +73,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
 
     /// A merge whose inners a source adds (`flatMap`).
     init(downstream: Downstream, replenishesSource: Bool, description: String) {
-        self.downstream = downstream
+        self.downstream = SubscriberBox(downstream)
         self.description = description
         active = 0
         nextID = 0
@@ -91,7 +91,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         let first = lockedFinishIfDone()
         let downstream = first == nil ? nil : self.downstream
         lock.unlock()
-        if let first, let downstream { deliver(first, to: downstream) }
+        if let first, let downstream { deliverEvents(first, to: downstream) }
     }
 
     // MARK: Subscription
@@ -108,7 +108,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         let downstream = first == nil ? nil : self.downstream
         lock.unlock()
         requests.perform()
-        if let first, let downstream { deliver(first, to: downstream) }
+        if let first, let downstream { deliverEvents(first, to: downstream) }
     }
 
     func cancel() {
@@ -149,17 +149,37 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
             return .none
         }
         if demand == .none {
-            buffer.append((id, input))
+            lockedBuffer(input, from: id)
             lock.unlock()
             return .none
         }
         demand -= 1
         let replenish: Subscribers.Demand = innersUnlimited ? .none : .max(1)
-        let mustDeliver = queue.push(.value(input))
-        let downstream = mustDeliver ? self.downstream : nil
+        if queue.isDelivering {
+            lockedQueue(input)
+            lock.unlock()
+            return replenish
+        }
+        queue.isDelivering = true
+        let downstream = self.downstream
         lock.unlock()
-        if let downstream { deliver(.value(input), to: downstream) }
+        if let downstream { deliver(input, to: downstream) }
         return replenish
+    }
+
+    /// Under the lock: keeps `input` until there is demand for it. Out of line (see
+    /// `lockedQueue(_:)`): the buffer's element is a tuple of a generic type.
+    @inline(never)
+    private func lockedBuffer(_ input: Input, from id: Int) {
+        buffer.append((id, input))
+    }
+
+    /// Under the lock: queues `input` for the thread that is delivering. Out of line, as
+    /// are the other paths that make events: code running generic looks up the metadata
+    /// of every type a function uses when it is entered, whichever branch it then takes.
+    @inline(never)
+    private func lockedQueue(_ input: Input) {
+        queue.append(.value(input))
     }
 
     fileprivate func receive(completion: Subscribers.Completion<Failure>, from id: Int) {
@@ -183,7 +203,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         lock.unlock()
         withExtendedLifetime(ended) {}
         source?.request(.max(1))
-        if let first, let downstream { deliver(first, to: downstream) }
+        if let first, let downstream { deliverEvents(first, to: downstream) }
     }
 
     // MARK: Source events (flatMap)
@@ -233,7 +253,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         let downstream = first == nil ? nil : self.downstream
         lock.unlock()
         withExtendedLifetime(ended) {}
-        if let first, let downstream { deliver(first, to: downstream) }
+        if let first, let downstream { deliverEvents(first, to: downstream) }
     }
 
     // MARK: Delivery
@@ -269,20 +289,50 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         lock.unlock()
         for subscription in others { subscription.cancel() }
         withExtendedLifetime((ended, droppedBuffer)) {}
-        if let downstream { deliver(.completion(failure), to: downstream) }
+        if let downstream { deliverEvents(.completion(failure), to: downstream) }
+    }
+
+    /// Delivers `value`, then whatever was queued meanwhile; the caller is the deliverer.
+    /// When nothing was queued and no demand came back (a `sink`'s case), it makes no
+    /// event.
+    private func deliver(_ value: Input, to downstream: SubscriberBox<Downstream>) {
+        let more = downstream.subscriber.receive(value)
+        lock.lock()
+        if more > .none || queue.queuedCount > 0 {
+            lock.unlock()
+            deliverQueued(adding: more, to: downstream)
+            return
+        }
+        queue.isDelivering = false
+        lock.unlock()
+    }
+
+    /// After a value delivered by `deliver(_:to:)`: adds the demand it returned (which may
+    /// release buffered values, or the completion), then delivers what is queued.
+    @inline(never)
+    private func deliverQueued(adding more: Subscribers.Demand, to downstream: SubscriberBox<Downstream>) {
+        var requests = InnerRequests()
+        lock.lock()
+        if more > .none, !terminated {
+            _ = lockedAddDemand(more, &requests)   // queues: this thread is delivering
+        }
+        let next = queue.next()
+        lock.unlock()
+        requests.perform()
+        if let next { deliverEvents(next, to: downstream) }
     }
 
     /// Delivers `first`, then whatever was queued meanwhile; the caller is the deliverer.
-    private func deliver(_ first: Event, to downstream: Downstream) {
+    private func deliverEvents(_ first: Event, to downstream: SubscriberBox<Downstream>) {
         var event = first
         while true {
             var more = Subscribers.Demand.none
             var completed = false
             switch event {
             case .value(let value):
-                more = downstream.receive(value)
+                more = downstream.subscriber.receive(value)
             case .completion(let completion):
-                downstream.receive(completion: completion)
+                downstream.subscriber.receive(completion: completion)
                 completed = true
             }
             var requests = InnerRequests()
