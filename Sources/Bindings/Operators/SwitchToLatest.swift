@@ -52,25 +52,29 @@ extension Publishers.SwitchToLatest {
         typealias Event = DeliveryQueue<Output, Failure>.Event
 
         private let lock = Lock()
-        // Everything below is guarded by `lock`.
+        // Everything below is guarded by `lock`, which orders every access, so it is
+        // `@exclusivity(unchecked)`: the operator's code runs generic (its upstreams call
+        // it through their `Subscriber` conformances), where each access was checked at
+        // run time.
         /// `nil` once cancelled or once the completion is delivered, so that a downstream
-        /// that keeps its subscription forms no lasting cycle with it.
-        private var downstream: Downstream?
-        private var demand = Subscribers.Demand.none
-        private var outer: (any Subscription)?
-        private var outerFinished = false
+        /// that keeps its subscription forms no lasting cycle with it. Boxed (see
+        /// `SubscriberBox`).
+        @exclusivity(unchecked) private var downstream: SubscriberBox<Downstream>?
+        @exclusivity(unchecked) private var demand = Subscribers.Demand.none
+        @exclusivity(unchecked) private var outer: (any Subscription)?
+        @exclusivity(unchecked) private var outerFinished = false
         /// The current inner publisher's subscription, once it has arrived.
-        private var current: (any Subscription)?
+        @exclusivity(unchecked) private var current: (any Subscription)?
         /// The id of the current inner publisher; events tagged with another are stale.
-        private var currentID: UInt64 = 0
+        @exclusivity(unchecked) private var currentID: UInt64 = 0
         /// Whether the current inner publisher has not sent its subscription yet.
-        private var awaitingCurrent = false
+        @exclusivity(unchecked) private var awaitingCurrent = false
         /// Whether the completion is decided (queued or delivered) or the subscription cancelled.
-        private var terminated = false
-        private var queue = DeliveryQueue<Output, Failure>()
+        @exclusivity(unchecked) private var terminated = false
+        @exclusivity(unchecked) private var queue = DeliveryQueue<Output, Failure>()
 
         init(downstream: Downstream) {
-            self.downstream = downstream
+            self.downstream = SubscriberBox(downstream)
         }
 
         var description: String { "SwitchToLatest" }
@@ -164,7 +168,7 @@ extension Publishers.SwitchToLatest {
             lock.unlock()
             withExtendedLifetime(ended) {}
             cancelled?.cancel()
-            if let downstream { deliver(.completion(completion), to: downstream) }
+            if let downstream { deliverEvents(.completion(completion), to: downstream) }
         }
 
         // MARK: Inner events
@@ -190,10 +194,24 @@ extension Publishers.SwitchToLatest {
                 return
             }
             demand -= 1
-            let mustDeliver = queue.push(.value(input))
-            let downstream = mustDeliver ? self.downstream : nil
+            if queue.isDelivering {
+                lockedQueue(input)
+                lock.unlock()
+                return
+            }
+            queue.isDelivering = true
+            let downstream = self.downstream
             lock.unlock()
-            if let downstream { deliver(.value(input), to: downstream) }
+            if let downstream { deliver(input, to: downstream) }
+        }
+
+        /// Under the lock: queues `input` for the thread that is delivering. Out of line,
+        /// as are the other paths that make events: code running generic looks up the
+        /// metadata of every type a function uses when it is entered, whichever branch it
+        /// then takes.
+        @inline(never)
+        private func lockedQueue(_ input: Output) {
+            queue.append(.value(input))
         }
 
         fileprivate func receiveInner(completion: Subscribers.Completion<Failure>, id: UInt64) {
@@ -223,23 +241,54 @@ extension Publishers.SwitchToLatest {
             lock.unlock()
             withExtendedLifetime(ended) {}
             cancelled?.cancel()
-            if let downstream { deliver(.completion(completion), to: downstream) }
+            if let downstream { deliverEvents(.completion(completion), to: downstream) }
         }
 
         // MARK: Delivery
 
+        /// Delivers `value`, then whatever was queued meanwhile; the caller is the
+        /// deliverer. When nothing was queued and no demand came back (a `sink`'s case), it
+        /// makes no event.
+        private func deliver(_ value: Output, to downstream: SubscriberBox<Downstream>) {
+            let more = downstream.subscriber.receive(value)
+            lock.lock()
+            if more > .none || queue.queuedCount > 0 {
+                lock.unlock()
+                deliverQueued(adding: more, to: downstream)
+                return
+            }
+            queue.isDelivering = false
+            lock.unlock()
+        }
+
+        /// After a value delivered by `deliver(_:to:)`: passes the demand it returned to
+        /// the current inner publisher, then delivers what is queued.
+        @inline(never)
+        private func deliverQueued(adding more: Subscribers.Demand, to downstream: SubscriberBox<Downstream>) {
+            var requestFrom: (any Subscription)?
+            lock.lock()
+            if more > .none, !terminated {
+                demand += more
+                requestFrom = current
+            }
+            let next = queue.next()
+            lock.unlock()
+            requestFrom?.request(more)
+            if let next { deliverEvents(next, to: downstream) }
+        }
+
         /// Delivers `first`, then whatever was queued meanwhile; the caller is the
         /// deliverer. Demand the downstream returns goes to the current inner publisher.
-        private func deliver(_ first: Event, to downstream: Downstream) {
+        private func deliverEvents(_ first: Event, to downstream: SubscriberBox<Downstream>) {
             var event = first
             while true {
                 var more = Subscribers.Demand.none
                 var completed = false
                 switch event {
                 case .value(let value):
-                    more = downstream.receive(value)
+                    more = downstream.subscriber.receive(value)
                 case .completion(let completion):
-                    downstream.receive(completion: completion)
+                    downstream.subscriber.receive(completion: completion)
                     completed = true
                 }
                 var requestFrom: (any Subscription)?
