@@ -24,8 +24,13 @@ extension ZipBuffers {
 
 /// A first-in first-out queue of one upstream's values. A removed slot is emptied at once,
 /// so that a value is released as soon as it is paired, not when the queue drains.
+///
+/// The values are held as `Any`: `ZipCore` runs as generic code (its upstreams call it
+/// through their `Subscriber` conformances), where an array of `Value?` looked up the
+/// metadata of its element and of the array at each append and removal. An `[Any]` is
+/// concrete; a value goes in with its type and comes out with a cast that cannot fail.
 struct ZipBuffer<Value> {
-    private var slots: [Value?] = []
+    private var slots: [Any] = []
     private var head = 0
 
     var isEmpty: Bool { head == slots.count }
@@ -36,7 +41,7 @@ struct ZipBuffer<Value> {
 
     /// The oldest value; the queue must not be empty.
     mutating func removeFirst() -> Value {
-        var value: Value?
+        var value: Any = ()
         swap(&value, &slots[head])
         head += 1
         if head == slots.count {
@@ -49,7 +54,8 @@ struct ZipBuffer<Value> {
             slots.removeFirst(head)
             head = 0
         }
-        return value!
+        // Cannot fail: `append(_:)` stored a `Value`.
+        return value as! Value
     }
 }
 
@@ -80,20 +86,22 @@ where Downstream.Input == Buffers.Output {
     typealias Event = DeliveryQueue<Buffers.Output, Failure>.Event
 
     private let lock = Lock()
-    // Everything below is guarded by `lock`.
+    // Everything below is guarded by `lock`, which orders every access, so it is
+    // `@exclusivity(unchecked)`: the operator's code runs generic (its upstreams call it
+    // through their `Subscriber` conformances), where each access was checked at run time.
     /// `nil` once cancelled or once the completion is delivered, so that a downstream that
     /// keeps its subscription forms no lasting cycle with it.
-    private var downstream: Downstream?
-    private var buffers = Buffers()
-    private var upstreams: [UpstreamSlot]
+    @exclusivity(unchecked) private var downstream: Downstream?
+    @exclusivity(unchecked) private var buffers = Buffers()
+    @exclusivity(unchecked) private var upstreams: [UpstreamSlot]
     /// The downstream's outstanding demand: how many more tuples it may receive.
-    private var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) private var demand = Subscribers.Demand.none
     /// Everything the downstream has asked for so far, which each upstream is asked for:
     /// an upstream that subscribes late is asked for all of it at once.
-    private var forwarded = Subscribers.Demand.none
+    @exclusivity(unchecked) private var forwarded = Subscribers.Demand.none
     /// Whether the completion is decided (queued or delivered) or the subscription cancelled.
-    private var terminated = false
-    private var queue = DeliveryQueue<Buffers.Output, Failure>()
+    @exclusivity(unchecked) private var terminated = false
+    @exclusivity(unchecked) private var queue = DeliveryQueue<Buffers.Output, Failure>()
 
     init(downstream: Downstream) {
         self.downstream = downstream
