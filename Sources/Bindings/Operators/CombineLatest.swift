@@ -41,26 +41,23 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombineLatestCore<CombineLatestValues2<A.Output, B.Output>, S>(downstream: subscriber)
             subscriber.receive(subscription: core)
-            a.subscribe(core.side(0) { $0.a = $1 })
-            b.subscribe(core.side(1) { $0.b = $1 })
+            a.subscribe(core.side(0) { $0.store($1, at: 0) })
+            b.subscribe(core.side(1) { $0.store($1, at: 1) })
         }
     }
 }
 
 extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
 
-/// The latest values of the two upstreams of a `CombineLatest`.
-struct CombineLatestValues2<A, B>: CombineLatestValues {
-    var a: A?
-    var b: B?
-
+/// How a `CombineLatest` makes its pair from the latest values.
+enum CombineLatestValues2<A, B>: CombineLatestValues {
     static var count: Int { 2 }
 
-    init() {}
-
-    var isComplete: Bool { a != nil && b != nil }
-
-    var combination: (A, B) { (a!, b!) }
+    static func combination(of values: [Any]) -> (A, B) {
+        // Cannot fail: the store closures of `receive(subscriber:)` put each upstream's
+        // values at its index.
+        (values[0] as! A, values[1] as! B)
+    }
 }
 
 extension Publisher {

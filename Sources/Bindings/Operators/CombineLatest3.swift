@@ -36,28 +36,24 @@ extension Publishers {
             let core = CombineLatestCore<CombineLatestValues3<A.Output, B.Output, C.Output>, S>(
                 downstream: subscriber)
             subscriber.receive(subscription: core)
-            a.subscribe(core.side(0) { $0.a = $1 })
-            b.subscribe(core.side(1) { $0.b = $1 })
-            c.subscribe(core.side(2) { $0.c = $1 })
+            a.subscribe(core.side(0) { $0.store($1, at: 0) })
+            b.subscribe(core.side(1) { $0.store($1, at: 1) })
+            c.subscribe(core.side(2) { $0.store($1, at: 2) })
         }
     }
 }
 
 extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
 
-/// The latest values of the three upstreams of a `CombineLatest3`.
-struct CombineLatestValues3<A, B, C>: CombineLatestValues {
-    var a: A?
-    var b: B?
-    var c: C?
-
+/// How a `CombineLatest3` makes its triple from the latest values.
+enum CombineLatestValues3<A, B, C>: CombineLatestValues {
     static var count: Int { 3 }
 
-    init() {}
-
-    var isComplete: Bool { a != nil && b != nil && c != nil }
-
-    var combination: (A, B, C) { (a!, b!, c!) }
+    static func combination(of values: [Any]) -> (A, B, C) {
+        // Cannot fail: the store closures of `receive(subscriber:)` put each upstream's
+        // values at its index.
+        (values[0] as! A, values[1] as! B, values[2] as! C)
+    }
 }
 
 extension Publisher {

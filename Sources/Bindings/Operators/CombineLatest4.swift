@@ -39,30 +39,25 @@ extension Publishers {
             let core = CombineLatestCore<CombineLatestValues4<A.Output, B.Output, C.Output, D.Output>, S>(
                 downstream: subscriber)
             subscriber.receive(subscription: core)
-            a.subscribe(core.side(0) { $0.a = $1 })
-            b.subscribe(core.side(1) { $0.b = $1 })
-            c.subscribe(core.side(2) { $0.c = $1 })
-            d.subscribe(core.side(3) { $0.d = $1 })
+            a.subscribe(core.side(0) { $0.store($1, at: 0) })
+            b.subscribe(core.side(1) { $0.store($1, at: 1) })
+            c.subscribe(core.side(2) { $0.store($1, at: 2) })
+            d.subscribe(core.side(3) { $0.store($1, at: 3) })
         }
     }
 }
 
 extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 
-/// The latest values of the four upstreams of a `CombineLatest4`.
-struct CombineLatestValues4<A, B, C, D>: CombineLatestValues {
-    var a: A?
-    var b: B?
-    var c: C?
-    var d: D?
-
+/// How a `CombineLatest4` makes its tuple from the latest values.
+enum CombineLatestValues4<A, B, C, D>: CombineLatestValues {
     static var count: Int { 4 }
 
-    init() {}
-
-    var isComplete: Bool { a != nil && b != nil && c != nil && d != nil }
-
-    var combination: (A, B, C, D) { (a!, b!, c!, d!) }
+    static func combination(of values: [Any]) -> (A, B, C, D) {
+        // Cannot fail: the store closures of `receive(subscriber:)` put each upstream's
+        // values at its index.
+        (values[0] as! A, values[1] as! B, values[2] as! C, values[3] as! D)
+    }
 }
 
 extension Publisher {
