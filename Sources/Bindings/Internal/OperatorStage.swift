@@ -70,13 +70,13 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
     @exclusivity(unchecked) @usableFromInline var state: UInt8 = StageState.awaitingSubscription
     /// The upstream subscription, from its arrival until the end. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline var upstream: (any Subscription)?
-    /// The subscriber, until the end. Guarded by `lock`.
-    @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
+    /// The subscriber, until the end. Guarded by `lock`. Boxed (see `SubscriberBox`).
+    @exclusivity(unchecked) @usableFromInline var downstream: SubscriberBox<Downstream>?
 
     @inlinable
     init(stage: Stage, downstream: Downstream) {
         self.stage = stage
-        self.downstream = downstream
+        self.downstream = SubscriberBox(downstream)
     }
 
     @usableFromInline var description: String { Stage.name }
@@ -93,7 +93,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         upstream = subscription
         let downstream = self.downstream
         lock.unlock()
-        downstream?.receive(subscription: self)
+        downstream?.subscriber.receive(subscription: self)
     }
 
     @inlinable
@@ -109,7 +109,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         }
         switch stage.step(input) {
         case .publish(let output):
-            return downstream.receive(output)
+            return downstream.subscriber.receive(output)
         case .drop:
             return .max(1)
         case .finish:
@@ -135,7 +135,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         lock.unlock()
         // Released here, not under the lock: a deinit may run user code.
         withExtendedLifetime(upstream) {}
-        downstream?.receive(completion: completion.mapError(Stage.failure))
+        downstream?.subscriber.receive(completion: completion.mapError(Stage.failure))
     }
 
     @usableFromInline
@@ -172,7 +172,7 @@ where Downstream.Input == Stage.Output, Downstream.Failure == Stage.Failure {
         let downstream = self.downstream.take()
         lock.unlock()
         upstream?.cancel()
-        downstream?.receive(completion: completion)
+        downstream?.subscriber.receive(completion: completion)
     }
 
     /// Stops the program, naming the upstream's mistake, as Combine's subscriptions of
