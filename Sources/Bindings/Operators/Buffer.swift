@@ -86,18 +86,28 @@ extension Publishers.Buffer {
         private let prefetch: Publishers.PrefetchStrategy
         private let whenFull: Publishers.BufferingStrategy<Failure>
         private let lock = Lock()
-        // Guarded by `lock`.
-        private var downstream: Downstream?
-        private var upstream: (any Subscription)?
-        private var demand = Subscribers.Demand.none
-        private var values: [Input] = []
+        // Guarded by `lock`, which orders every access, so `@exclusivity(unchecked)`: this
+        // code runs generic (the upstream calls it through its `Subscriber` conformance),
+        // where each access was checked at run time. For the same reason the per-value
+        // path touches no generic optional or array: the subscriber is boxed (see
+        // `SubscriberBox`), the values are held as `Any` (a value goes in with its type
+        // and comes out with a cast that cannot fail), and `hasTerminal` says whether
+        // there is a completion without touching it. (686 ns a value before, 617 in
+        // OpenCombine.)
+        @exclusivity(unchecked) private var downstream: SubscriberBox<Downstream>?
+        @exclusivity(unchecked) private var upstream: (any Subscription)?
+        @exclusivity(unchecked) private var demand = Subscribers.Demand.none
+        @exclusivity(unchecked) private var values: [Any] = []
         /// The completion, once the upstream ended (or the buffer overflowed).
-        private var terminal: Subscribers.Completion<Failure>?
-        private var draining = false
+        @exclusivity(unchecked) private var terminal: Subscribers.Completion<Failure>? {
+            didSet { hasTerminal = terminal != nil }
+        }
+        @exclusivity(unchecked) private var hasTerminal = false
+        @exclusivity(unchecked) private var draining = false
 
         init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
              whenFull: Publishers.BufferingStrategy<Failure>) {
-            self.downstream = downstream
+            self.downstream = SubscriberBox(downstream)
             self.size = size
             self.prefetch = prefetch
             self.whenFull = whenFull
@@ -106,8 +116,8 @@ extension Publishers.Buffer {
         var description: String { "Buffer" }
 
         func receive(subscription: any Subscription) {
-            let downstream: Downstream? = lock.withLock {
-                guard upstream == nil, terminal == nil else { return nil }
+            let downstream: SubscriberBox<Downstream>? = lock.withLock {
+                guard upstream == nil, !hasTerminal else { return nil }
                 upstream = subscription
                 return self.downstream
             }
@@ -116,39 +126,49 @@ extension Publishers.Buffer {
                 return
             }
             subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
-            downstream.receive(subscription: self)
+            downstream.subscriber.receive(subscription: self)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {
             lock.lock()
-            guard upstream != nil, terminal == nil else {
+            guard upstream != nil, !hasTerminal else {
                 lock.unlock()
                 return .none
             }
-            var overflowed: (any Subscription)?
             if values.count >= size {
-                switch whenFull {
-                case .dropNewest:
-                    lock.unlock()
-                    return .none
-                case .dropOldest:
-                    if !values.isEmpty { values.removeFirst() }
-                    values.append(input)
-                case .customError(let makeError):
-                    terminal = .failure(makeError())
-                    overflowed = upstream.take()
-                }
+                guard lockedOverflow(input) else { return .none }   // it unlocked
             } else {
                 values.append(input)
+                lock.unlock()
+            }
+            return drain()
+        }
+
+        /// With the lock held, which it gives up: the buffer is full when `input` comes.
+        /// Returns whether to drain. Out of line: the strategy is an enum of a generic
+        /// type (see `downstream`).
+        @inline(never)
+        private func lockedOverflow(_ input: Input) -> Bool {
+            var overflowed: (any Subscription)?
+            switch whenFull {
+            case .dropNewest:
+                lock.unlock()
+                return false
+            case .dropOldest:
+                if !values.isEmpty { values.removeFirst() }
+                values.append(input)
+            case .customError(let makeError):
+                terminal = .failure(makeError())
+                overflowed = upstream.take()
             }
             lock.unlock()
             overflowed?.cancel()
-            return drain()
+            return true
         }
 
         func receive(completion: Subscribers.Completion<Failure>) {
             let accepted = lock.withLock { () -> Bool in
-                guard upstream != nil, terminal == nil else { return false }
+                guard upstream != nil, !hasTerminal else { return false }
                 terminal = completion
                 upstream = nil
                 return true
@@ -168,7 +188,7 @@ extension Publishers.Buffer {
         }
 
         func cancel() {
-            let dropped: ((any Subscription)?, Downstream?, [Input]) = lock.withLock {
+            let dropped: ((any Subscription)?, SubscriberBox<Downstream>?, [Any]) = lock.withLock {
                 let dropped = (upstream.take(), downstream.take(), values)
                 values = []
                 terminal = terminal ?? .finished   // nothing more is accepted
@@ -194,18 +214,15 @@ extension Publishers.Buffer {
                     let value = values.removeFirst()
                     demand -= 1
                     lock.unlock()
-                    let more = downstream.receive(value)
+                    // Cannot fail: `receive(_:)` stored an `Input`.
+                    let more = downstream.subscriber.receive(value as! Input)
                     lock.lock()
                     demand += more
                     if prefetch == .keepFull { refill += 1 }
                     continue
                 }
-                // A finish waits for the buffered values; a failure goes when nothing is asked for.
-                if let terminal, values.isEmpty || demand == .none, case .failure = terminal {
-                    return finish(downstream, terminal)
-                }
-                if let terminal, values.isEmpty {
-                    return finish(downstream, terminal)
+                if hasTerminal, let finished = lockedFinishIfDue(downstream) {
+                    return finished
                 }
                 break
             }
@@ -214,13 +231,27 @@ extension Publishers.Buffer {
             return refill
         }
 
+        /// With the lock held: delivers the completion if it may go now (a finish waits
+        /// for the buffered values; a failure goes when nothing is asked for), giving up
+        /// the lock, and returns `.none`; else returns `nil`, the lock still held.
+        @inline(never)
+        private func lockedFinishIfDue(_ downstream: SubscriberBox<Downstream>) -> Subscribers.Demand? {
+            if let terminal, values.isEmpty || demand == .none, case .failure = terminal {
+                return finish(downstream, terminal)
+            }
+            if let terminal, values.isEmpty {
+                return finish(downstream, terminal)
+            }
+            return nil
+        }
+
         /// With the lock held, which it gives up: delivers the completion, once, and lets
         /// go of the subscriber.
-        private func finish(_ downstream: Downstream, _ completion: Subscribers.Completion<Failure>) -> Subscribers.Demand {
+        private func finish(_ downstream: SubscriberBox<Downstream>, _ completion: Subscribers.Completion<Failure>) -> Subscribers.Demand {
             self.downstream = nil
             values = []
             lock.unlock()
-            downstream.receive(completion: completion)
+            downstream.subscriber.receive(completion: completion)
             return .none
         }
     }
