@@ -79,6 +79,27 @@ enum BindingsOperatorCases {
     }
 }
 
+extension BindingsOperatorCases {
+    /// `$a.combineLatest($b).sink`, a set of `a` timed (OpenCombine 0.14 has no
+    /// `combineLatest`).
+    static func combineLatest(_ counter: Counter) -> Run {
+        let pair = BindingsPair()
+        let subscription = pair.$a.combineLatest(pair.$b).sink { counter.total &+= $0.0 &+ $0.1 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { bindingsSetA(pair, count) } }
+        }
+    }
+
+    /// `$a.merge(with: $b).sink`, a set of `a` timed (OpenCombine 0.14 has no `merge`).
+    static func merge(_ counter: Counter) -> Run {
+        let pair = BindingsPair()
+        let subscription = pair.$a.merge(with: pair.$b).sink { counter.total &+= $0 }
+        return { count in
+            withExtendedLifetime(subscription) { timed { bindingsSetA(pair, count) } }
+        }
+    }
+}
+
 /// The object that the `assign(to:on:)` rows write into (both libraries').
 final class AssignTarget {
     var number = 0

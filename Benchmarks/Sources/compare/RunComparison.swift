@@ -175,6 +175,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         Side("Bindings", BindingsOperatorCases.assign(counter)),
         Side("OpenCombine", OpenCombineOperatorCases.assign(counter)),
     ] }
+    let combineLatest = Comparison("combine_latest") { [Side("Bindings", BindingsOperatorCases.combineLatest(counter))] }
+    let merge = Comparison("merge") { [Side("Bindings", BindingsOperatorCases.merge(counter))] }
     let flatMapJust = Comparison("flat_map_just") { [
         Side("Bindings", BindingsOperatorCases.flatMapJust(counter)),
         Side("OpenCombine", OpenCombineOperatorCases.flatMapJust(counter)),
@@ -189,7 +191,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion,
                twoWayLeft, twoWayRight, bindModelOwner, bindMapped, inlineBinding, observeArray, bindNewModels,
-               receiveOn, assign, flatMapJust]
+               receiveOn, assign, flatMapJust, combineLatest, merge]
         + mainActor
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
@@ -360,6 +362,13 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         parity.add([name, formatNanoseconds(comparison[0]), formatNanoseconds(comparison[1]),
                     formatRatio(comparison[1] / comparison[0], suffix: "x"), "", ""])
     }
+    for (name, comparison) in [
+        ("`$a.combineLatest($b)` → `sink`, set `a`", combineLatest),
+        ("`$a.merge(with: $b)` → `sink`, set `a`", merge),
+    ] {
+        parity.add([name, formatNanoseconds(comparison[0]), "— (none in 0.14); `$x.sink` " + formatNanoseconds(sinkFigure),
+                    formatRatio(comparison[0] / sinkFigure), "", ""])
+    }
 
     let wideRatio = wide[1] / wide[0]
     let cancelRatio = cancelOne[1] / cancelOne[0]
@@ -433,7 +442,9 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         - Combine parity: a `send` on a `PassthroughSubject`, through `map`, `filter` (half the values
           pass), `removeDuplicates` and `scan` into a `sink`; and through `share()` to 10 `sink`s.
           With no bar: through `receive(on: ImmediateScheduler.shared)` (the operator's own cost, no
-          thread hop), `assign(to:on:)` into an object's property, and `flatMap { Just($0) }`.
+          thread hop), `assign(to:on:)` into an object's property, and `flatMap { Just($0) }`; and
+          `combineLatest` and `merge` of two `@Observed` properties, one of them set (as a ratio to
+          `$x.sink`: OpenCombine 0.14 has neither).
         - one of 1,000 properties: a set of the middle property of a model whose 1,000 @Observed
           properties each have a `sink` subscriber, against the 1-property model.
         - bytes per subscription: mallinfo2().uordblks (bytes in use, chunk headers included) after
@@ -510,6 +521,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     json.add("receive_on_immediate", pair(receiveOn))
     json.add("assign", pair(assign))
     json.add("flat_map_just", pair(flatMapJust))
+    json.add("combine_latest_vs_sink", relative(combineLatest[0]))
+    json.add("merge_vs_sink", relative(merge[0]))
 
     return (ComparisonReport(heading: heading, tables: tables, notes: notes, json: json), mainActor)
 }

@@ -45,7 +45,8 @@ while let argument = arguments.popFirst() {
                             main_actor_listener, main_actor_sink_completion, listener,
                 two_way_set_left, two_way_set_right, bind_into_model_owner, bind_map,
                 inline_bind, observe_array_append, bind_new_model,
-                receive_on_immediate, assign, flat_map_just, memory
+                receive_on_immediate, assign, flat_map_just, combine_latest,
+                merge, memory
               --single-threaded
                             measure in a process that never started a second thread
                             (glibc then skips the atomic instructions of its mutexes; no
