@@ -183,8 +183,10 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
                     head = 0
                 }
                 lock.unlock()
-                // Cannot fail: `receive(_:)` stored an `Input`.
-                let demand = downstream.subscriber.receive(value as! Input)
+                // Cannot fail: `receive(_:)` stored an `Input`. Consumed, so that this
+                // copy is released before the lock is taken again (the value's `deinit`
+                // may run user code).
+                let demand = downstream.subscriber.receive((consume value) as! Input)
                 lock.lock()
                 if demand > .none, case .subscribed(let upstream) = status {
                     lock.unlock()
@@ -212,10 +214,12 @@ final class ScheduledDelivery<Downstream: Subscriber, Context: Scheduler>: Subsc
     /// `Completion<Failure>?`'s for each value.
     @inline(never)
     private func deliverCompletion(to downstream: SubscriberBox<Downstream>) {
-        let completion = self.completion.take()
+        let taken = completion.take()
         hasCompletion = false
         lock.unlock()
-        if let completion { downstream.subscriber.receive(completion: completion) }
+        // Consumed, so that it is released (a failure's error may hold the last reference
+        // to an object) before the lock is taken again.
+        if let completion = consume taken { downstream.subscriber.receive(completion: completion) }
         lock.lock()
     }
 }

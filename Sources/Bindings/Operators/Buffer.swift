@@ -214,8 +214,10 @@ extension Publishers.Buffer {
                     let value = values.removeFirst()
                     demand -= 1
                     lock.unlock()
-                    // Cannot fail: `receive(_:)` stored an `Input`.
-                    let more = downstream.subscriber.receive(value as! Input)
+                    // Cannot fail: `receive(_:)` stored an `Input`. Consumed, so that this
+                    // copy is released before the lock is taken again (the value's
+                    // `deinit` may run user code).
+                    let more = downstream.subscriber.receive((consume value) as! Input)
                     lock.lock()
                     demand += more
                     if prefetch == .keepFull { refill += 1 }

@@ -55,7 +55,7 @@ struct ZipBuffer<Value> {
             head = 0
         }
         // Cannot fail: `append(_:)` stored a `Value`.
-        return value as! Value
+        return (consume value) as! Value
     }
 }
 

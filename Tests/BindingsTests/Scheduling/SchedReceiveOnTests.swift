@@ -3,9 +3,42 @@ import Dispatch
 import Testing
 @testable import Bindings
 
+/// Runs `onDeinit` when it goes.
+private final class DeinitProbe: Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
 @Suite("Scheduling: receive(on:)")
 struct SchedReceiveOnTests {
     typealias Event = RecordedEvent<Int, TestError>
+
+    @Test func aDeliveredValueIsReleasedOutsideTheOperatorsLock() {
+        // Once sent, the value waiting on the queue is the only reference to the probe, so
+        // its `deinit` runs where the operator lets go of it. From there another thread
+        // cancels, which takes the operator's lock: it must get it while the `deinit`
+        // waits (when the value was released under the lock, it waited the 5 s out).
+        let queue = DispatchQueue(label: "receive-on-release")
+        let subject = PassthroughSubject<DeinitProbe, Never>()
+        let cancellable = Locked<AnyCancellable?>(nil)
+        let cancelledInTime = Locked<Bool?>(nil)
+        let deinitDone = DispatchSemaphore(value: 0)
+        cancellable.value = subject.receive(on: queue).sink { _ in }
+        queue.suspend()   // the send returns, and lets go of its copy, before the delivery
+        subject.send(DeinitProbe {
+            let cancelled = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                cancellable.value?.cancel()
+                cancelled.signal()
+            }
+            cancelledInTime.value = cancelled.wait(timeout: .now() + 5) == .success
+            deinitDone.signal()
+        })
+        queue.resume()
+        deinitDone.wait()
+        #expect(cancelledInTime.value == true)
+    }
 
     @Test func immediateSchedulerDeliversSynchronouslyInOrder() {
         let subject = PassthroughSubject<Int, TestError>()
