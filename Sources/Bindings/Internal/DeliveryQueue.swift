@@ -54,6 +54,19 @@ struct DeliveryQueue<Input, Failure: Error> {
         return true
     }
 
+    /// For a deliverer that delivered a value without making an event (the fast path of
+    /// the operators that run as generic code, where making one costs look-ups): ends its
+    /// turn and returns `true` when nothing was queued meanwhile and the downstream
+    /// returned no demand; otherwise returns `false`, and the deliverer adds the demand
+    /// and goes on with ``next()``. Always inlined: called from generic code, it made the
+    /// caller look up this type's metadata at each call.
+    @inline(__always)
+    mutating func endTurnIfIdle(returned more: Subscribers.Demand) -> Bool {
+        guard more == .none, queuedCount == 0 else { return false }
+        isDelivering = false
+        return true
+    }
+
     /// The next queued event for the deliverer; `nil` ends its turn.
     mutating func next() -> Event? {
         if head < pending.count {

@@ -298,13 +298,9 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
     private func deliver(_ value: Input, to downstream: SubscriberBox<Downstream>) {
         let more = downstream.subscriber.receive(value)
         lock.lock()
-        if more > .none || queue.queuedCount > 0 {
-            lock.unlock()
-            deliverQueued(adding: more, to: downstream)
-            return
-        }
-        queue.isDelivering = false
+        let ended = queue.endTurnIfIdle(returned: more)
         lock.unlock()
+        if !ended { deliverQueued(adding: more, to: downstream) }
     }
 
     /// After a value delivered by `deliver(_:to:)`: adds the demand it returned (which may

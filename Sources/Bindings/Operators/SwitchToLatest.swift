@@ -252,13 +252,9 @@ extension Publishers.SwitchToLatest {
         private func deliver(_ value: Output, to downstream: SubscriberBox<Downstream>) {
             let more = downstream.subscriber.receive(value)
             lock.lock()
-            if more > .none || queue.queuedCount > 0 {
-                lock.unlock()
-                deliverQueued(adding: more, to: downstream)
-                return
-            }
-            queue.isDelivering = false
+            let ended = queue.endTurnIfIdle(returned: more)
             lock.unlock()
+            if !ended { deliverQueued(adding: more, to: downstream) }
         }
 
         /// After a value delivered by `deliver(_:to:)`: passes the demand it returned to
