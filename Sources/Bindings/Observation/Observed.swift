@@ -161,13 +161,19 @@ public struct Observed<Value> {
         }
         @inline(__always) set {
             switch newValue.request {
-            case .store(let assigned)?:
-                store(assigned.value, in: instance, storage: storageKeyPath)
+            case .store?:
+                store(newValue.snapshot.value, in: instance, storage: storageKeyPath)
             case .assign(let assignment)?:
-                // The getter that produced the projection made the channel, and its anchor.
+                // Only this property's own projection starts it. One of another model
+                // (or property), set here, is a copy as far as this one is concerned,
+                // and a copy assigns nothing (see `assign(to:)`). The getter that made the
+                // projection made the channel, and the anchor, which keeps the assignment.
+                let (channel, anchor) = instance[keyPath: storageKeyPath].channelAndAnchor
+                guard let channel, channel.toOpaque() == Unmanaged.passUnretained(newValue.channel).toOpaque(),
+                      let anchor
+                else { return }
                 startAssignment(
-                    assignment, on: instance, channel: newValue.channel,
-                    anchor: instance[keyPath: storageKeyPath].anchor, projected: projectedKeyPath)
+                    assignment, on: instance, anchor: anchor, channel: newValue.channel, projected: projectedKeyPath)
             case nil:
                 return
             }
@@ -280,6 +286,12 @@ public struct Observed<Value> {
         if channel._withUnsafeGuaranteedRef({ $0.key == nil }) {
             learnKey(channel.takeUnretainedValue(), wrapped(), model: model)
         }
+    }
+
+    /// The channel and the anchor, read together: one access to the storage.
+    @inlinable
+    var channelAndAnchor: (Unmanaged<PropertyChannel<Value>>?, ChannelAnchor?) {
+        @inline(__always) get { (channel, anchor) }
     }
 
     /// The channel and the value, read together: one access to the storage.
@@ -409,6 +421,7 @@ final class ChannelAnchor {
     init(_ channel: any ClosableChannel) { self.channel = channel }
 
     /// The list of the property's `assign(to:)` subscriptions, made if there is none.
+    @usableFromInline
     var assignmentList: ObservedAssignments {
         if let assignments { return assignments }
         let made = ObservedAssignments()

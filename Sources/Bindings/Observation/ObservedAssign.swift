@@ -21,9 +21,41 @@ extension Publisher where Failure == Never {
     ///
     /// A copy of the projection (`var p = model.$seconds`, then `assign(to: &p)`) knows no
     /// model to set: nothing is assigned.
+    ///
+    /// Inlinable: where this publisher offers a fused sink (a property or a subject, and
+    /// `map`, `filter` and `compactMap` of one; see `Publisher._fusedSink`), the
+    /// assignment is one closure on its channel, compiled here, with the same values,
+    /// order and lifetime. Through a subscriber, whose code runs generic, a subject's
+    /// value took 447 ns to assign.
+    @inlinable
     public func assign(to published: inout Observed<Output>.Publisher) {
         let upstream = self
-        published.request = .assign(PendingAssignment { upstream.subscribe($0) })
+        published.request = .assign(PendingAssignment { write, list in
+            upstream.startAssignment(writingWith: write, keptBy: list)
+        })
+    }
+
+    /// Starts an `assign(to:)` (to an `@Observed` or a `@Published` property) whose values
+    /// go to `write`, which returns `false` once the property is gone. `list` keeps the
+    /// assignment for as long as the property lives.
+    @inlinable
+    func startAssignment(writingWith write: @escaping (Output) -> Bool, keptBy list: ObservedAssignments) {
+        if let fused = _fusedSink({ _ = write($0) }) {
+            // A `false` needs no cancel here: the property is gone, and its end cancels
+            // what `list` keeps.
+            list.add(fused)
+            return
+        }
+        subscribeAssignment(writingWith: write, keptBy: list)
+    }
+
+    /// `startAssignment`, through an ``ObservedAssignment`` subscriber.
+    @usableFromInline
+    func subscribeAssignment(writingWith write: @escaping (Output) -> Bool, keptBy list: ObservedAssignments) {
+        let subscriber = ObservedAssignment<Output>(list: list, write: write)
+        // Kept before subscribing: an upstream that completes at once leaves the list then.
+        list.add(subscriber)
+        subscribe(subscriber)
     }
 }
 
@@ -32,19 +64,25 @@ extension Publisher where Failure == Never {
 /// model, starts it, once.
 @usableFromInline
 final class PendingAssignment<Value> {
-    private let lock = Lock()
-    /// Subscribes the upstream to the assignment's subscriber; taken when started.
-    private var subscribe: ((ObservedAssignment<Value>) -> Void)?
+    /// Starts the assignment, given how to set the property and the list that keeps it.
+    @usableFromInline
+    typealias Start = (_ write: @escaping (Value) -> Bool, _ list: ObservedAssignments) -> Void
 
-    init(_ subscribe: @escaping (ObservedAssignment<Value>) -> Void) {
-        self.subscribe = subscribe
+    private let lock = Lock()
+    /// Guarded by `lock`; taken when started.
+    private var start: Start?
+
+    @usableFromInline
+    init(_ start: @escaping Start) {
+        self.start = start
     }
 
-    /// The subscribing closure, the first time only.
-    func take() -> ((ObservedAssignment<Value>) -> Void)? {
+    /// The starting closure, the first time only.
+    @usableFromInline
+    func take() -> Start? {
         lock.withLock {
-            defer { subscribe = nil }
-            return subscribe
+            defer { start = nil }
+            return start
         }
     }
 }
@@ -53,46 +91,43 @@ final class PendingAssignment<Value> {
 ///
 /// The setter is where the property's storage key path is: `@Observed` keeps that key
 /// path in its inlined accessors (see `Observed.subscript(_enclosingInstance:wrapped:storage:)`),
-/// so out-of-line code that must set the property, an `assign(to:)`, sets the projection
+/// so code elsewhere that must set the property, an `assign(to:)`, sets the projection
 /// through its key path with a `.store` request.
 @usableFromInline
 enum ProjectionRequest<Value> {
     /// Start this `assign(to:)`, given the projection.
     case assign(PendingAssignment<Value>)
-    /// Store this value, which an `assign(to:)` received, and notify the observers.
-    case store(AssignedValue<Value>)
-}
-
-/// A value an `assign(to:)` received, on its way to the projection's setter. A box, so
-/// that a projection stays small (and `indirect` crashes this compiler in `sink`).
-@usableFromInline
-final class AssignedValue<Value> {
-    @usableFromInline let value: Value
-
-    init(_ value: Value) { self.value = value }
+    /// Store the projection's snapshot value, which an `assign(to:)` received, and notify
+    /// the observers.
+    case store
 }
 
 extension Observed {
-    /// Starts `assignment` on the property of `instance` whose channel is `channel`, owned
-    /// by `anchor`, and whose projection's key path is `projected`: from the projection's
-    /// setter, on the model's isolation.
-    @usableFromInline
+    /// Starts `assignment` on `instance`, whose `assign(to:)` subscriptions `anchor`
+    /// keeps: from the projection's setter, on the model's isolation. Each value is
+    /// stored by setting the projection (its key path is `projected`) to one that
+    /// carries it, a `.store` request, which the projection's setter stores.
+    ///
+    /// The key path is applied at run time: a write-back buffer, then the projection's
+    /// getter and its setter. Specialized for each property (the key path an autoclosure),
+    /// but the optimizer does not compile a key path captured by an escaping closure
+    /// into the closure here (only a literal whose one use is the closure, and here it
+    /// has others). The storage key path would be cheaper to apply, but must not leave
+    /// the accessors (see the note at the top of them).
+    @inlinable @inline(never)
     static func startAssignment<Instance: KeyValueObservable>(
-        _ assignment: PendingAssignment<Value>, on instance: Instance, channel: PropertyChannel<Value>,
-        anchor: ChannelAnchor?, projected: ReferenceWritableKeyPath<Instance, Publisher>
+        _ assignment: PendingAssignment<Value>, on instance: Instance, anchor: ChannelAnchor,
+        channel: PropertyChannel<Value>, projected: @autoclosure () -> ReferenceWritableKeyPath<Instance, Publisher>
     ) {
-        guard let subscribe = assignment.take() else { return }
-        let list = anchor?.assignmentList
+        guard let start = assignment.take() else { return }
+        let projected = projected()
         // Weak: the model must not keep itself alive through its own assignment, and a
         // value that arrives while it deinitialises must find it gone.
-        let subscriber = ObservedAssignment<Value>(list: list) { [weak instance] value in
+        start({ [weak instance] value in
             guard let instance else { return false }
             instance[keyPath: projected] = Publisher(channel: channel, storing: value)
             return true
-        }
-        // Kept before subscribing: an upstream that completes at once leaves the list then.
-        list?.add(subscriber)
-        subscribe(subscriber)
+        }, anchor.assignmentList)
     }
 }
 
@@ -165,15 +200,31 @@ final class ObservedAssignment<Value>: Subscriber, Cancellable, CombineReflectab
     }
 }
 
-/// The `assign(to:)` subscriptions of one `@Observed` property, kept by its anchor for as
-/// long as the model lives.
+/// The `assign(to:)` subscriptions of one `@Observed` or `@Published` property, kept for
+/// as long as the property lives.
+///
+/// Two kinds: an ``ObservedAssignment`` subscriber, which leaves at its completion, and
+/// the `AnyCancellable` of a fused sink (see `Publisher.startAssignment`), which has no
+/// completion of its own to leave at: its channel ends it when the upstream completes,
+/// and the list forgets it at the next `add`, or when asked whether it is empty.
+@usableFromInline
 final class ObservedAssignments {
     private let lock = Lock()
     /// Guarded by `lock`.
     private var entries: [ObjectIdentifier: any Cancellable & AnyObject] = [:]
 
+    @usableFromInline
+    init() {}
+
+    /// Keeps `assignment`, and forgets the fused ones that ended.
+    @usableFromInline
     func add(_ assignment: some Cancellable & AnyObject) {
-        lock.withLock { entries[ObjectIdentifier(assignment)] = assignment }
+        let ended = lock.withLock {
+            let ended = removeEnded()
+            entries[ObjectIdentifier(assignment)] = assignment
+            return ended
+        }
+        withExtendedLifetime(ended) {}
     }
 
     /// Forgets `assignment` (at its completion), releasing it after unlocking.
@@ -182,10 +233,24 @@ final class ObservedAssignments {
         withExtendedLifetime(removed) {}
     }
 
-    /// Whether no assignment is running (each leaves at its completion).
-    var isEmpty: Bool { lock.withLock { entries.isEmpty } }
+    /// The assignments still running (for tests: which path each took).
+    var running: [any Cancellable & AnyObject] {
+        let (running, ended) = lock.withLock {
+            let ended = removeEnded()
+            return (Array(entries.values), ended)
+        }
+        withExtendedLifetime(ended) {}
+        return running
+    }
 
-    /// Cancels and releases every assignment: the model is gone.
+    /// Removes the fused assignments that ended, and returns them, to release after
+    /// unlocking. Under `lock`.
+    private func removeEnded() -> [any Cancellable & AnyObject] {
+        let ended = entries.compactMap { key, entry in (entry as? AnyCancellable)?.hasEnded == true ? key : nil }
+        return ended.compactMap { entries.removeValue(forKey: $0) }
+    }
+
+    /// Cancels and releases every assignment: the property is gone.
     func cancelAll() {
         let all = lock.withLock {
             let all = entries

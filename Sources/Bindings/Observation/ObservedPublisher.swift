@@ -31,10 +31,11 @@ extension Observed {
 
         /// A projection that, set, stores `value` in the property and notifies its
         /// observers: how an `assign(to:)` sets the property (see ``ProjectionRequest``).
-        init(channel: PropertyChannel<Value>, storing value: Value) {
+        @inlinable
+        init(channel: PropertyChannel<Value>, storing value: consuming Value) {
             self.channel = channel
             snapshot = PropertyChannel.Snapshot(value: value, version: 0)
-            request = .store(AssignedValue(value))
+            request = .store
         }
 
         /// Attaches `subscriber`: it receives the current value, then the value of every set, and `.finished` once the model is gone.

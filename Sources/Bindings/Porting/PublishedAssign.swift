@@ -29,13 +29,10 @@ extension Publisher where Failure == Never {
             list = ObservedAssignments()
             box.assignments = list
         }
-        let subscriber = ObservedAssignment<Output>(list: list) { [weak box] value in
+        startAssignment(writingWith: { [weak box] value in
             guard let box else { return false }
             box.set(value)
             return true
-        }
-        // Kept before subscribing: an upstream that completes at once leaves the list then.
-        list.add(subscriber)
-        subscribe(subscriber)
+        }, keptBy: list)
     }
 }

@@ -7,6 +7,11 @@ import Testing
 final class OpsBThermostat: KeyValueObservable {
     @Observed var temperature = 20
     @Observed var label = "off"
+    var temperatureStorage: Observed<Int> { _temperature }
+    /// The `assign(to:)` subscriptions running into `temperature`.
+    var temperatureAssignments: [any Cancellable & AnyObject] {
+        _temperature.anchor?.assignmentList.running ?? []
+    }
 }
 
 /// A model that assigns a publisher to its own property for as long as it lives.
@@ -111,6 +116,64 @@ struct OperatorsAssignToObservedTests {
         // Setting the projection to a publisher that carries no assignment does nothing.
         model.$temperature = OpsBThermostat().$temperature
         #expect(model.temperature == 20)
+    }
+
+    @Test func aPropertySourceIsAssignedThroughOneObserverOnItsChannelThatTheModelsEndCancels() {
+        let source = OpsBThermostat()
+        let observer = TestRecorder<Int, Never>()
+        do {
+            let model = OpsBThermostat()
+            model.$temperature.subscribe(observer)
+            source.$temperature.map { $0 + 1 }.assign(to: &model.$temperature)
+            #expect(source.temperatureStorage.observerCount == 1)
+            #expect((model.temperatureAssignments.first as? AnyCancellable)?.targetForTesting is ValueObserver<Int>)
+            source.temperature = 30
+            source.temperature = 31
+            #expect(model.temperature == 32)
+            observer.cancel()
+        }
+        #expect(observer.values == [20, 21, 31, 32])
+        #expect(source.temperatureStorage.observerCount == 0, "the model's end cancels its assignment at once")
+        source.temperature = 40   // reaches nobody
+    }
+
+    @Test func aSubjectsAssignmentIsForgottenOnceTheSubjectCompletes() {
+        let model = OpsBThermostat()
+        let first = PassthroughSubject<Int, Never>()
+        first.assign(to: &model.$temperature)
+        first.send(1)
+        #expect(model.temperatureAssignments.count == 1)
+        first.send(completion: .finished)
+        #expect(model.temperatureAssignments.isEmpty)
+        let second = PassthroughSubject<Int, Never>()
+        second.assign(to: &model.$temperature)
+        second.send(2)
+        #expect(model.temperature == 2)
+        #expect(model.temperatureAssignments.count == 1)
+    }
+
+    @Test func aProjectionOfAnotherModelSetOnThisOneAssignsNothing() {
+        let model = OpsBThermostat()
+        let other = OpsBThermostat()
+        let subject = PassthroughSubject<Int, Never>()
+        let observer = TestRecorder<Int, Never>()   // so that the property has its channel
+        model.$temperature.subscribe(observer)
+        var projection = other.$temperature
+        subject.assign(to: &projection)
+        model.$temperature = projection
+        subject.send(5)
+        #expect(model.temperature == 20)
+        #expect(other.temperature == 20)
+        #expect(model.temperatureAssignments.isEmpty)
+        // Its own projection, taken out and set back, is the property's: that one starts.
+        var own = model.$temperature
+        subject.assign(to: &own)
+        model.$temperature = own
+        subject.send(6)
+        #expect(model.temperature == 6)
+        #expect(other.temperature == 20)
+        #expect(observer.values == [20, 6])
+        observer.cancel()
     }
 
     @Test func aSetInsideAnObserverOfTheAssignedPropertyIsDeliveredInOrder() {

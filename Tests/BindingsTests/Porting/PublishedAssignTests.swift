@@ -46,7 +46,19 @@ struct PublishedAssignTests {
     @Test func aFinishedUpstreamEndsTheAssignmentAndTheValuesStay() {
         let clock = AssignedClock(ticks: [3, 4].publisher)
         #expect(clock.seconds == 4)
-        #expect(clock.$seconds.box.assignments.map { list in list.isEmpty } == true)
+        #expect(clock.$seconds.box.assignments.map { list in list.running.isEmpty } == true)
+    }
+
+    @Test func aSubjectIsAssignedThroughOneClosureOnItsChannelAndForgottenAtItsCompletion() {
+        let ticks = PassthroughSubject<Int, Never>()
+        let clock = AssignedClock(ticks: ticks)
+        let running = clock.$seconds.box.assignments?.running ?? []
+        #expect(running.count == 1)
+        #expect((running.first as? AnyCancellable)?.targetForTesting is SubjectValueObserver<Int, Never>)
+        ticks.send(7)
+        #expect(clock.seconds == 7)
+        ticks.send(completion: .finished)
+        #expect(clock.$seconds.box.assignments?.running.isEmpty == true)
     }
 
     @Test func severalAssignmentsInterleaveInSendOrder() {
