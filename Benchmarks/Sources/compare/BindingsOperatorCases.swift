@@ -69,6 +69,18 @@ enum BindingsOperatorCases {
         }
     }
 
+    /// `assign(to: &model.$value)` of a subject: each value set on an `@Observed` property.
+    static func assignToProperty(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let model = BindingsModel()
+        subject.assign(to: &model.$value)
+        return { count in
+            let elapsed = timed { bindingsSendPassthrough(subject, count) }
+            counter.total &+= model.value
+            return elapsed
+        }
+    }
+
     /// `flatMap { Just($0) }`: each value subscribes to a new inner publisher.
     static func flatMapJust(_ counter: Counter) -> Run {
         let subject = PassthroughSubject<Int, Never>()

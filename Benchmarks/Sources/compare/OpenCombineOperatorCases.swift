@@ -61,6 +61,17 @@ enum OpenCombineOperatorCases {
         }
     }
 
+    static func assignToProperty(_ counter: Counter) -> Run {
+        let subject = PassthroughSubject<Int, Never>()
+        let model = OpenCombineModel()
+        subject.assign(to: &model.$value)
+        return { count in
+            let elapsed = timed { openCombineSendPassthrough(subject, count) }
+            counter.total &+= model.value
+            return elapsed
+        }
+    }
+
     static func flatMapJust(_ counter: Counter) -> Run {
         let subject = PassthroughSubject<Int, Never>()
         let subscription = subject.flatMap { Just($0) }.sink { counter.total &+= $0 }

@@ -175,6 +175,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         Side("Bindings", BindingsOperatorCases.assign(counter)),
         Side("OpenCombine", OpenCombineOperatorCases.assign(counter)),
     ] }
+    let assignToProperty = Comparison("assign_to_property") { [
+        Side("Bindings", BindingsOperatorCases.assignToProperty(counter)),
+        Side("OpenCombine", OpenCombineOperatorCases.assignToProperty(counter)),
+    ] }
     let combineLatest = Comparison("combine_latest") { [Side("Bindings", BindingsOperatorCases.combineLatest(counter))] }
     let merge = Comparison("merge") { [Side("Bindings", BindingsOperatorCases.merge(counter))] }
     let flatMapJust = Comparison("flat_map_just") { [
@@ -191,7 +195,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion,
                twoWayLeft, twoWayRight, bindModelOwner, bindMapped, inlineBinding, observeArray, bindNewModels,
-               receiveOn, assign, flatMapJust, combineLatest, merge]
+               receiveOn, assign, assignToProperty, flatMapJust, combineLatest, merge]
         + mainActor
     let selected = only.map { key in all.filter { $0.key == key } } ?? all
     if let only, only != "memory", selected.isEmpty {
@@ -357,6 +361,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     for (name, comparison) in [
         ("`PassthroughSubject` → `receive(on: ImmediateScheduler.shared)` → `sink`", receiveOn),
         ("`PassthroughSubject` → `assign(to: \\.number, on: target)`", assign),
+        ("`PassthroughSubject` → `assign(to: &model.$value)` (`@Observed`; OpenCombine: `@Published`)", assignToProperty),
         ("`flatMap { Just($0) }` → `sink` (a new inner subscription each send)", flatMapJust),
     ] {
         parity.add([name, formatNanoseconds(comparison[0]), formatNanoseconds(comparison[1]),
@@ -442,7 +447,8 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         - Combine parity: a `send` on a `PassthroughSubject`, through `map`, `filter` (half the values
           pass), `removeDuplicates` and `scan` into a `sink`; and through `share()` to 10 `sink`s.
           With no bar: through `receive(on: ImmediateScheduler.shared)` (the operator's own cost, no
-          thread hop), `assign(to:on:)` into an object's property, and `flatMap { Just($0) }`; and
+          thread hop), `assign(to:on:)` into an object's property, `assign(to: &model.$value)` into a
+          model's property (`@Observed`; OpenCombine: `@Published`), and `flatMap { Just($0) }`; and
           `combineLatest` and `merge` of two `@Observed` properties, one of them set (as a ratio to
           `$x.sink`: OpenCombine 0.14 has neither).
         - one of 1,000 properties: a set of the middle property of a model whose 1,000 @Observed
@@ -520,6 +526,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     json.add("share_10_subscribers", pair(share))
     json.add("receive_on_immediate", pair(receiveOn))
     json.add("assign", pair(assign))
+    json.add("assign_to_property", pair(assignToProperty))
     json.add("flat_map_just", pair(flatMapJust))
     json.add("combine_latest_vs_sink", relative(combineLatest[0]))
     json.add("merge_vs_sink", relative(merge[0]))

@@ -43,10 +43,10 @@ while let argument = arguments.popFirst() {
                             share_10_subscribers, share_10_subscribers_with_completion,
                             main_actor_sink, main_actor_observe, main_actor_bind,
                             main_actor_listener, main_actor_sink_completion, listener,
-                two_way_set_left, two_way_set_right, bind_into_model_owner, bind_map,
-                inline_bind, observe_array_append, bind_new_model,
-                receive_on_immediate, assign, flat_map_just, combine_latest,
-                merge, memory
+                            two_way_set_left, two_way_set_right, bind_into_model_owner, bind_map,
+                            inline_bind, observe_array_append, bind_new_model,
+                            receive_on_immediate, assign, assign_to_property, flat_map_just,
+                            combine_latest, merge, memory
               --single-threaded
                             measure in a process that never started a second thread
                             (glibc then skips the atomic instructions of its mutexes; no

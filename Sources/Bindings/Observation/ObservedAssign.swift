@@ -20,7 +20,8 @@ extension Publisher where Failure == Never {
     /// ```
     ///
     /// A copy of the projection (`var p = model.$seconds`, then `assign(to: &p)`) knows no
-    /// model to set: nothing is assigned.
+    /// model to set: nothing is assigned, unless the copy is set back on the property it
+    /// came from (`model.$seconds = p`), which starts it there.
     ///
     /// Inlinable: where this publisher offers a fused sink (a property or a subject, and
     /// `map`, `filter` and `compactMap` of one; see `Publisher._fusedSink`), the
