@@ -88,10 +88,10 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
     /// Finishes at once when there is nothing to merge (`MergeMany` of no publisher).
     func finishIfEmpty() {
         lock.lock()
-        let first = lockedFinishIfDone()
-        let downstream = first == nil ? nil : self.downstream
+        let finishes = lockedFinishIfDone()
+        let downstream = finishes ? self.downstream : nil
         lock.unlock()
-        if let first, let downstream { deliverEvents(first, to: downstream) }
+        if let downstream { deliverFinished(to: downstream) }
     }
 
     // MARK: Subscription
@@ -193,17 +193,17 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
             return
         }
         active -= 1
-        let first = lockedFinishIfDone()
+        let finishes = lockedFinishIfDone()
         var source: (any Subscription)?
         if replenishesSource, !terminated, let live = self.source {
             source = live
             sourceDemand += 1
         }
-        let downstream = first == nil ? nil : self.downstream
+        let downstream = finishes ? self.downstream : nil
         lock.unlock()
         withExtendedLifetime(ended) {}
         source?.request(.max(1))
-        if let first, let downstream { deliverEvents(first, to: downstream) }
+        if let downstream { deliverFinished(to: downstream) }
     }
 
     // MARK: Source events (flatMap)
@@ -249,11 +249,11 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         let ended = source
         source = nil
         sourceFinished = true
-        let first = lockedFinishIfDone()
-        let downstream = first == nil ? nil : self.downstream
+        let finishes = lockedFinishIfDone()
+        let downstream = finishes ? self.downstream : nil
         lock.unlock()
         withExtendedLifetime(ended) {}
-        if let first, let downstream { deliverEvents(first, to: downstream) }
+        if let downstream { deliverFinished(to: downstream) }
     }
 
     // MARK: Delivery
@@ -318,6 +318,14 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
         if let next { deliverEvents(next, to: downstream) }
     }
 
+    /// Delivers `.finished`, then whatever was queued meanwhile; the caller is the
+    /// deliverer. Out of line, so that its callers (an inner's completion, each value of
+    /// `flatMap`) make no event and look up no metadata for one.
+    @inline(never)
+    private func deliverFinished(to downstream: SubscriberBox<Downstream>) {
+        deliverEvents(.completion(.finished), to: downstream)
+    }
+
     /// Delivers `first`, then whatever was queued meanwhile; the caller is the deliverer.
     private func deliverEvents(_ first: Event, to downstream: SubscriberBox<Downstream>) {
         var event = first
@@ -371,16 +379,23 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CombineReflectable 
             innersUnlimited = true
             requests.unlimited = Array(inners.values)
         }
-        if let finish = lockedFinishIfDone(), first == nil { first = finish }
+        if lockedFinishIfDone(), first == nil { first = .completion(.finished) }
         return first
     }
 
     /// Under the lock: queues `.finished` once nothing more can come and nothing is
-    /// buffered; returns it when the caller must deliver it.
-    private func lockedFinishIfDone() -> Event? {
-        guard !terminated, sourceFinished, active == 0, bufferHead == buffer.count else { return nil }
+    /// buffered; returns whether the caller must deliver it (it became the deliverer).
+    private func lockedFinishIfDone() -> Bool {
+        guard !terminated, sourceFinished, active == 0, bufferHead == buffer.count else { return false }
         terminated = true
-        return queue.push(.completion(.finished)) ? .completion(.finished) : nil
+        return lockedQueueFinished()
+    }
+
+    /// Under the lock: queues `.finished`; whether the caller must deliver it. Out of line:
+    /// see `lockedQueue(_:)`.
+    @inline(never)
+    private func lockedQueueFinished() -> Bool {
+        queue.push(.completion(.finished))
     }
 
     /// Under the lock: forgets the inner `id` as it completes, and returns its

@@ -37,14 +37,18 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Combi
     /// them to `customMirror` for a moment).
     private let state = Atomic<UInt8>(SingleValueState.waiting)
 
-    private var value: Downstream.Input?
-    private var downstream: Downstream?
+    // Neither is an optional of a generic type: `Just` is subscribed to from generic code
+    // (`flatMap`'s inners, each value), where each use of one looked its metadata up in
+    // the runtime's cache, at the creation, the delivery and the deinit. The value is
+    // `Any` (put in with its type, taken out with a cast that cannot fail).
+    private var value: Any?
+    private var downstream: SubscriberBox<Downstream>?
     /// The name Combine gives this subscription: "Just", "Optional" or "Once".
     private let name: StaticString
 
     init(value: Downstream.Input, downstream: Downstream, name: StaticString = "Just") {
         self.value = value
-        self.downstream = downstream
+        self.downstream = SubscriberBox(downstream)
         self.name = name
     }
 
@@ -80,9 +84,14 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Combi
             // back at once.
             guard found == SingleValueState.reflecting else { return }
         }
-        let value = self.value.take()
-        guard let downstream = self.downstream.take(), let value else { return }
-        _ = downstream.receive(value)
+        // Taken by hand: `Optional.take()` is generic, and here it looked up the metadata
+        // of the optional's type.
+        let value = self.value
+        let box = self.downstream
+        self.value = nil
+        self.downstream = nil
+        guard let downstream = box?.subscriber, let value else { return }
+        _ = downstream.receive(value as! Downstream.Input)
         // A cancel during `receive` moved the state to `done`: send nothing more.
         guard state.compareExchange(
             expected: SingleValueState.delivering, desired: SingleValueState.done, ordering: .acquiringAndReleasing
