@@ -91,9 +91,12 @@ where Downstream.Input == Buffers.Output {
     // through their `Subscriber` conformances), where each access was checked at run time.
     /// `nil` once cancelled or once the completion is delivered, so that a downstream that
     /// keeps its subscription forms no lasting cycle with it.
-    @exclusivity(unchecked) private var downstream: Downstream?
+    @exclusivity(unchecked) private var downstream: SubscriberBox<Downstream>?
     @exclusivity(unchecked) private var buffers = Buffers()
     @exclusivity(unchecked) private var upstreams: [UpstreamSlot]
+    /// Whether some upstream has finished (before the end): only then can a value end
+    /// the zip, so only then does a value take the path that checks.
+    @exclusivity(unchecked) private var anUpstreamFinished = false
     /// The downstream's outstanding demand: how many more tuples it may receive.
     @exclusivity(unchecked) private var demand = Subscribers.Demand.none
     /// Everything the downstream has asked for so far, which each upstream is asked for:
@@ -104,7 +107,7 @@ where Downstream.Input == Buffers.Output {
     @exclusivity(unchecked) private var queue = DeliveryQueue<Buffers.Output, Failure>()
 
     init(downstream: Downstream) {
-        self.downstream = downstream
+        self.downstream = SubscriberBox(downstream)
         upstreams = Array(repeating: .awaiting, count: Buffers.count)
     }
 
@@ -178,6 +181,33 @@ where Downstream.Input == Buffers.Output {
             return
         }
         store(&buffers, input)
+        // The usual cases make no event (code running generic looks up the metadata of
+        // each type a function touches, an event's and its optional's included): with no
+        // upstream finished, a value cannot end the zip, and it forms at most one tuple
+        // (every earlier call paired all it could), delivered at once unless another
+        // thread is delivering.
+        if !anUpstreamFinished {
+            if demand == .none || buffers.anyEmpty() {
+                lock.unlock()
+                return
+            }
+            if !queue.isDelivering, let downstream {
+                demand -= 1
+                let tuple = buffers.removeFirst()
+                queue.isDelivering = true
+                lock.unlock()
+                deliver(tuple: tuple, to: downstream)
+                return
+            }
+        }
+        pairAndDeliver()
+    }
+
+    /// After a value was stored, on the paths that may make events: pairs what it can,
+    /// finishes if an upstream can no longer pair, and delivers if this thread became the
+    /// deliverer. Called under the lock, which it releases.
+    @inline(never)
+    private func pairAndDeliver() {
         var cancelled: [any Subscription] = []
         var dropped = Buffers()
         let first = lockedPair(cancelling: &cancelled, dropping: &dropped)
@@ -196,6 +226,7 @@ where Downstream.Input == Buffers.Output {
         }
         let ended = upstreams[index]
         upstreams[index] = .finished
+        anUpstreamFinished = true
         guard !terminated else {
             lock.unlock()
             withExtendedLifetime(ended) {}
@@ -220,41 +251,86 @@ where Downstream.Input == Buffers.Output {
 
     // MARK: Delivery
 
+    /// Delivers `tuple`, then whatever was queued meanwhile; the caller is the deliverer.
+    /// When nothing was queued and no demand came back (a `sink`'s case), it makes no
+    /// event.
+    private func deliver(tuple: Buffers.Output, to downstream: SubscriberBox<Downstream>) {
+        let more = downstream.subscriber.receive(tuple)
+        lock.lock()
+        let ended = queue.endTurnIfIdle(returned: more)
+        lock.unlock()
+        if !ended { deliverQueued(adding: more, to: downstream) }
+    }
+
+    /// After a tuple delivered by `deliver(tuple:to:)`: adds the demand it returned, as a
+    /// request does, then delivers what is queued.
+    @inline(never)
+    private func deliverQueued(adding more: Subscribers.Demand, to downstream: SubscriberBox<Downstream>) {
+        lock.lock()
+        let next = lockedAfterDelivery(adding: more, completed: false)
+        lock.unlock()
+        next.perform()
+        if let event = next.event { deliver(event, to: downstream) }
+    }
+
     /// Delivers `first`, then whatever was queued meanwhile; the caller is the deliverer.
     /// Demand that the downstream returns is forwarded to every live upstream, as a
     /// request does.
-    private func deliver(_ first: Event, to downstream: Downstream) {
+    private func deliver(_ first: Event, to downstream: SubscriberBox<Downstream>) {
         var event = first
         while true {
             var more = Subscribers.Demand.none
             var completed = false
             switch event {
             case .value(let value):
-                more = downstream.receive(value)
+                more = downstream.subscriber.receive(value)
             case .completion(let completion):
-                downstream.receive(completion: completion)
+                downstream.subscriber.receive(completion: completion)
                 completed = true
             }
-            var subscriptions: [any Subscription] = []
-            var cancelled: [any Subscription] = []
-            var dropped = Buffers()
             lock.lock()
-            if completed {
-                // The parameter keeps the downstream alive until this call returns.
-                self.downstream = nil
-            } else if more > .none, !terminated {
-                demand += more
-                forwarded += more
-                subscriptions = lockedLiveSubscriptions()
-                _ = lockedPair(cancelling: &cancelled, dropping: &dropped)   // queues: this thread delivers
-            }
-            let next = queue.next()
+            let next = lockedAfterDelivery(adding: more, completed: completed)
             lock.unlock()
+            next.perform()
+            guard let following = next.event else { return }
+            event = following
+        }
+    }
+
+    /// Under the lock, after a delivery: lets go of the downstream if it was the
+    /// completion, or adds the demand the downstream returned (forwarded to the live
+    /// upstreams, and pairing what it allows, queued: this thread delivers); returns the
+    /// next event to deliver, and what to do after unlocking.
+    private func lockedAfterDelivery(adding more: Subscribers.Demand, completed: Bool) -> AfterDelivery {
+        var after = AfterDelivery(more: more)
+        if completed {
+            // The caller's parameter keeps the downstream alive until it returns.
+            downstream = nil
+        } else if more > .none, !terminated {
+            demand += more
+            forwarded += more
+            after.subscriptions = lockedLiveSubscriptions()
+            _ = lockedPair(cancelling: &after.cancelled, dropping: &after.dropped)
+        }
+        after.event = queue.next()
+        return after
+    }
+
+    /// What a deliverer does after unlocking: ask the live upstreams for the demand the
+    /// downstream returned, cancel the upstreams a completion ended, release the buffers
+    /// it dropped, and deliver the next event.
+    private struct AfterDelivery {
+        let more: Subscribers.Demand
+        var subscriptions: [any Subscription] = []
+        var cancelled: [any Subscription] = []
+        var dropped = Buffers()
+        var event: Event?
+
+        init(more: Subscribers.Demand) { self.more = more }
+
+        func perform() {
             for subscription in subscriptions { subscription.request(more) }
             for subscription in cancelled { subscription.cancel() }
-            withExtendedLifetime(dropped) {}
-            guard let next else { return }
-            event = next
         }
     }
 
