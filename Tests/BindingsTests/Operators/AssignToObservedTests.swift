@@ -158,17 +158,19 @@ struct OperatorsAssignToObservedTests {
         let subject = PassthroughSubject<Int, Never>()
         let observer = TestRecorder<Int, Never>()   // so that the property has its channel
         model.$temperature.subscribe(observer)
-        var projection = other.$temperature
-        subject.assign(to: &projection)
-        model.$temperature = projection
+        /// Assigns `subject` to a copy of `source`'s projection, then sets the copy on `model`.
+        func assignACopy(of source: OpsBThermostat) {
+            var projection = source.$temperature
+            subject.assign(to: &projection)
+            model.$temperature = projection
+        }
+        assignACopy(of: other)
         subject.send(5)
         #expect(model.temperature == 20)
         #expect(other.temperature == 20)
         #expect(model.temperatureAssignments.isEmpty)
         // Its own projection, taken out and set back, is the property's: that one starts.
-        var own = model.$temperature
-        subject.assign(to: &own)
-        model.$temperature = own
+        assignACopy(of: model)
         subject.send(6)
         #expect(model.temperature == 6)
         #expect(other.temperature == 20)
