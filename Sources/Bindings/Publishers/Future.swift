@@ -42,53 +42,72 @@ extension Future: @unchecked Sendable where Output: Sendable {}
 /// told outside it. `Output` need not be `Sendable`, as with the subjects: the result is
 /// handed from the promise's caller to the subscribers, as Combine's does (`Future` itself
 /// is `Sendable` only when its output is).
+///
+/// Its code, and its subscriptions', runs generic (the future is subscribed to from
+/// generic code), where an optional of a generic type, a `Result`, a tuple or an
+/// existential of a protocol with primary associated types is looked up in the runtime's
+/// metadata cache at each use. So the result is kept as a ``FutureResult``, whose types
+/// are concrete, and the waiting subscriptions as ``FutureWaiter``s, a protocol with none.
 @usableFromInline
 final class FutureState<Output, Failure: Error>: @unchecked Sendable {
     private let lock = Lock()
-    private var result: Result<Output, Failure>?
-    private var waiting: [any FutureWaiter<Output, Failure>] = []
+    private var result: FutureResult?
+    private var waiting: [any FutureWaiter] = []
 
     init() {}
 
     /// The promise: stores the first result and tells the subscriptions waiting.
     func fulfill(_ result: Result<Output, Failure>) {
-        let waiting: [any FutureWaiter<Output, Failure>]? = lock.withLock {
-            guard self.result == nil else { return nil }
-            self.result = result
-            let waiting = self.waiting
-            self.waiting = []
-            return waiting
+        let stored: FutureResult
+        switch result {
+        case .success(let output): stored = .output(output)
+        case .failure(let failure): stored = .failure(failure)
         }
-        for subscription in waiting ?? [] { subscription.fulfilled(with: result) }
+        lock.lock()
+        guard self.result == nil else {
+            lock.unlock()
+            return
+        }
+        self.result = stored
+        var waiting: [any FutureWaiter] = []
+        swap(&waiting, &self.waiting)
+        lock.unlock()
+        for subscription in waiting { subscription.fulfilled(with: stored) }
     }
 
     /// A subscription that its subscriber holds now: told the result now if there is one,
     /// else when it comes.
-    func attach(_ subscription: any FutureWaiter<Output, Failure>) {
-        let result: Result<Output, Failure>? = lock.withLock {
-            if let result = self.result { return result }
+    func attach(_ subscription: some FutureWaiter) {
+        lock.lock()
+        guard let result else {
             waiting.append(subscription)
-            return nil
+            lock.unlock()
+            return
         }
-        if let result { subscription.fulfilled(with: result) }
+        lock.unlock()
+        subscription.fulfilled(with: result)
     }
 
     /// A cancelled subscription stops waiting (and is released).
     func detach(_ subscription: AnyObject) {
-        let removed: [any FutureWaiter<Output, Failure>] = lock.withLock {
-            let removed = waiting.filter { $0 === subscription }
-            waiting.removeAll { $0 === subscription }
-            return removed
-        }
+        lock.lock()
+        let removed = waiting.filter { $0 === subscription }
+        waiting.removeAll { $0 === subscription }
+        lock.unlock()
         withExtendedLifetime(removed) {}
     }
 }
 
+/// A future's result, with concrete types: the output as `Any` (put in with its type, taken
+/// out with a cast that cannot fail), or the failure.
+enum FutureResult {
+    case output(Any)
+    case failure(any Error)
+}
+
 /// What ``FutureState`` tells of its result.
-protocol FutureWaiter<Output, Failure>: AnyObject {
-    associatedtype Output
-    associatedtype Failure: Error
-    func fulfilled(with result: Result<Output, Failure>)
+protocol FutureWaiter: AnyObject {
+    func fulfilled(with result: FutureResult)
 }
 
 /// One subscriber's subscription to a ``Future``: delivers the value once the result is
@@ -98,18 +117,20 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureWait
     typealias Failure = Downstream.Failure
 
     private let lock = Lock()
-    // Guarded by `lock`; `downstream` is let go of once the subscription is over.
+    // Guarded by `lock`; `state` and `downstream` are let go of once the subscription is
+    // over. The downstream is boxed, so that taking it copies a reference (see
+    // `FutureState`).
     private var state: FutureState<Output, Failure>?
-    private var downstream: Downstream?
+    private var downstream: SubscriberBox<Downstream>?
     private var demanded = false
-    private var result: Result<Output, Failure>?
+    private var result: FutureResult?
     /// Cancelled: set by `cancel()`, which may come from the subscriber's `receive(_:)`,
     /// after which the completion is not sent.
     private var cancelled = false
 
     init(state: FutureState<Output, Failure>, downstream: Downstream) {
         self.state = state
-        self.downstream = downstream
+        self.downstream = SubscriberBox(downstream)
     }
 
     var description: String { "Future" }
@@ -121,17 +142,20 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureWait
         deliverIfReady()   // unlocks
     }
 
-    func fulfilled(with result: Result<Output, Failure>) {
+    func fulfilled(with result: FutureResult) {
         lock.lock()
         self.result = result
         deliverIfReady()   // unlocks
     }
 
     func cancel() {
-        let (state, downstream) = lock.withLock {
-            cancelled = true
-            return (self.state.take(), self.downstream.take())
-        }
+        lock.lock()
+        cancelled = true
+        let state = self.state
+        let downstream = self.downstream
+        self.state = nil
+        self.downstream = nil
+        lock.unlock()
         state?.detach(self)
         withExtendedLifetime(downstream) {}
     }
@@ -139,25 +163,30 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureWait
     /// With `lock` held, which it gives up: delivers the result if it is there and may
     /// go (a value needs demand), once.
     private func deliverIfReady() {
-        guard let result, downstream != nil else {
+        guard let result, let box = downstream else {
             lock.unlock()
             return
         }
-        if case .success = result, !demanded {
+        if case .output = result, !demanded {
             lock.unlock()
             return
         }
-        let downstream = self.downstream.take()!
+        downstream = nil
         state = nil
         lock.unlock()
+        let downstream = box.subscriber
         switch result {
-        case .success(let value):
-            _ = downstream.receive(value)
+        case .output(let output):
+            // Cannot fail: the promise's `Result<Output, Failure>` put it there.
+            _ = downstream.receive(output as! Output)
             // Unless the subscriber cancelled meanwhile (from `receive(_:)`): nothing after.
-            if lock.withLock({ cancelled }) { return }
+            lock.lock()
+            let cancelled = self.cancelled
+            lock.unlock()
+            if cancelled { return }
             downstream.receive(completion: .finished)
-        case .failure(let error):
-            downstream.receive(completion: .failure(error))
+        case .failure(let failure):
+            downstream.receive(completion: .failure(failure as! Failure))
         }
     }
 }

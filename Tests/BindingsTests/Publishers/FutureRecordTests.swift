@@ -42,6 +42,27 @@ struct FutureTests {
         #expect(noDemand.events == [.failure(.boom)])
     }
 
+    /// The result is kept with its types erased (see `FutureResult`): an optional output,
+    /// `nil` included, and an existential failure come out as they went in.
+    @Test func anOptionalOutputAndAnExistentialFailureArriveAsSent() {
+        let none = TestRecorder<Int?, Never>()
+        Future<Int?, Never> { $0(.success(nil)) }.subscribe(none)
+        #expect(none.events == [.value(nil), .finished])
+        let some = TestRecorder<Int?, Never>()
+        Future<Int?, Never> { $0(.success(3)) }.subscribe(some)
+        #expect(some.events == [.value(3), .finished])
+
+        var received: [String] = []
+        let failing = Future<Int, any Error> { $0(.failure(TestError.boom)) }
+        let c = failing.sink(
+            receiveCompletion: { completion in
+                if case .failure(let error) = completion { received.append("\(error)") }
+            },
+            receiveValue: { received.append("value \($0)") })
+        #expect(received == ["\(TestError.boom)"])
+        withExtendedLifetime(c) {}
+    }
+
     @Test func aCancelledSubscriberGetsNothingAndIsReleased() {
         var fulfil: Future<Int, Never>.Promise?
         let future = Future<Int, Never> { fulfil = $0 }
