@@ -32,7 +32,11 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
     /// The sink; `nil` once the binding has finished, so that what its closures capture
     /// is released then, while the owner (which keeps this subscriber) lives on.
     /// `@exclusivity(unchecked)`: ordered as the type's comment says; every value reads it.
-    @exclusivity(unchecked) private var sink: BindingSink<Owner, Input>?
+    /// Boxed: this code runs generic (the upstream calls it through its `Subscriber`
+    /// conformance), where copying the optional sink out retained and released each of
+    /// its references (the owner's weak holder and two closures) for every value, and the
+    /// box is one reference.
+    @exclusivity(unchecked) private var sink: SinkBox?
     /// 0 awaiting a subscription, 1 subscribed, 2 finished (values already on their way
     /// to the main queue still arrive), 3 cancelled (nothing more arrives).
     private let status = Atomic<UInt8>(0)
@@ -50,7 +54,7 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
     private let ownersHandle = Mutex<Unmanaged<AnyCancellable>?>(nil)
 
     init(sink: BindingSink<Owner, Input>) {
-        self.sink = sink
+        self.sink = SinkBox(sink)
         onMainActor = sink.delivery == .mainActor
         super.init()
     }
@@ -94,15 +98,15 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard status.load(ordering: .relaxed) == 1, let sink else { return .none }
-        guard let owner = sink.owner else {
+        guard status.load(ordering: .relaxed) == 1, let box = sink else { return .none }
+        guard let owner = box.sink.reference.object else {
             cancel()
             return .none
         }
         if runsHere {
-            sink.receiveValue(owner, input)
+            box.sink.receiveValue(owner, input)
         } else {
-            enqueueOnMain(Delivery(input))
+            enqueueValueOnMain(input)
         }
         return .none
     }
@@ -112,12 +116,12 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
             return
         }
         subscription = nil
-        guard let owner = sink?.owner else {
+        guard let owner = sink?.sink.owner else {
             finish()
             return
         }
         if runsHere {
-            sink?.receiveCompletion?(owner)
+            sink?.sink.receiveCompletion?(owner)
             finish()
         } else {
             enqueueOnMain(nil)
@@ -159,7 +163,13 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
     /// Whether the sink may run on the current thread now: anywhere, or for a main-actor
     /// sink, on the main thread with no earlier value still waiting in the main queue.
     private var runsHere: Bool {
-        !onMainActor || (queued.load(ordering: .acquiring) == 0 && MainThread.isCurrent)
+        @inline(__always) get { !onMainActor || (queued.load(ordering: .acquiring) == 0 && MainThread.isCurrent) }
+    }
+
+    /// The sink and its closures, held by reference (see `sink`).
+    private final class SinkBox {
+        let sink: BindingSink<Owner, Input>
+        init(_ sink: BindingSink<Owner, Input>) { self.sink = sink }
     }
 
     /// A value (or, with `nil`, the completion) on its way to the main queue.
@@ -170,6 +180,14 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
         init(_ input: Input) { self.input = input }
     }
 
+    /// `enqueueOnMain` for a value. Out of line: code running generic looks up the
+    /// metadata of each type a function uses when it is entered, and the delivery's type
+    /// (and its optional's) would be looked up for every value, delivered here or not.
+    @inline(never)
+    private func enqueueValueOnMain(_ input: Input) {
+        enqueueOnMain(Delivery(input))
+    }
+
     private func enqueueOnMain(_ delivery: Delivery?) {
         queued.add(1, ordering: .acquiringAndReleasing)
         DispatchQueue.main.async { [self] in
@@ -178,13 +196,13 @@ final class BindingSubscriber<Owner: BindingOwner, Input>: CancellationTarget, S
             // the values sent before its completion, then the completion.
             guard let delivery else {
                 // The completion, always the last block: deliver it, then drop the sink.
-                if status.load(ordering: .acquiring) != 3, let sink, let owner = sink.owner {
+                if status.load(ordering: .acquiring) != 3, let sink = sink?.sink, let owner = sink.owner {
                     sink.receiveCompletion?(owner)
                 }
                 sink = nil
                 return
             }
-            guard status.load(ordering: .acquiring) != 3, let sink, let owner = sink.owner else { return }
+            guard status.load(ordering: .acquiring) != 3, let sink = sink?.sink, let owner = sink.owner else { return }
             sink.receiveValue(owner, delivery.input)
         }
     }
