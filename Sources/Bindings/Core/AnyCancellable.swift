@@ -88,11 +88,6 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         Unmanaged<CancellationTarget>.fromOpaque(pointer).takeRetainedValue().cancelFromHandle()
     }
 
-    /// Whether the action was taken: by `cancel()`, or by a channel that ended the
-    /// subscription when its source did. Racy by nature (another thread may cancel right
-    /// after it answers `false`); for forgetting ended subscriptions.
-    var hasEnded: Bool { target.load(ordering: .acquiring) == nil }
-
     /// Two cancellables are equal when they are the same instance.
     public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool { lhs === rhs }
 

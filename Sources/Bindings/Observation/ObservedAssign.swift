@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publisher where Failure == Never {
     /// Republishes the elements of this publisher through an `@Observed` property: each
     /// value is set on the property (so its observers are notified, on the thread that
@@ -23,11 +25,11 @@ extension Publisher where Failure == Never {
     /// model to set: nothing is assigned, unless the copy is set back on the property it
     /// came from (`model.$seconds = p`), which starts it there.
     ///
-    /// Inlinable: where this publisher offers a fused sink (a property or a subject, and
-    /// `map`, `filter` and `compactMap` of one; see `Publisher._fusedSink`), the
-    /// assignment is one closure on its channel, compiled here, with the same values,
-    /// order and lifetime. Through a subscriber, whose code runs generic, a subject's
-    /// value took 447 ns to assign.
+    /// Inlinable: where this publisher offers a fused sink (a property, a subject, a
+    /// `share()` of one, and `map`, `filter`, `compactMap`, `removeDuplicates` and `scan`
+    /// of those; see `Publisher._fusedSink`), the assignment is one closure on its
+    /// channel, compiled here, with the same values, order and lifetime. Through a
+    /// subscriber, whose code runs generic, a subject's value took 447 ns to assign.
     @inlinable
     public func assign(to published: inout Observed<Output>.Publisher) {
         let upstream = self
@@ -41,10 +43,17 @@ extension Publisher where Failure == Never {
     /// assignment for as long as the property lives.
     @inlinable
     func startAssignment(writingWith write: @escaping (Output) -> Bool, keptBy list: ObservedAssignments) {
-        if let fused = _fusedSink({ _ = write($0) }) {
+        // The fused closure is let go of when its subscription ends, cancelled or with
+        // its source: the token it holds then marks `end`, and the list forgets it.
+        let end = AssignmentEnd()
+        let token = AssignmentEndToken(end)
+        let fused = _fusedSink { value in
             // A `false` needs no cancel here: the property is gone, and its end cancels
             // what `list` keeps.
-            list.add(fused)
+            withExtendedLifetime(token) { _ = write(value) }
+        }
+        if let fused {
+            list.add(fused, endedWith: end)
             return
         }
         subscribeAssignment(writingWith: write, keptBy: list)
@@ -201,28 +210,69 @@ final class ObservedAssignment<Value>: Subscriber, Cancellable, CombineReflectab
     }
 }
 
+/// Whether a fused `assign(to:)` has ended: marked by its ``AssignmentEndToken`` when
+/// the fused closure that holds the token is let go of.
+@usableFromInline
+final class AssignmentEnd {
+    let happened = Atomic<Bool>(false)
+
+    @usableFromInline
+    init() {}
+}
+
+/// Held by a fused `assign(to:)`'s closure alone, so that it goes when the closure does
+/// (its subscription cancelled, or ended with its source), and marks the ``AssignmentEnd``
+/// then. Its deinit only stores a flag: it may run on any thread, under any lock.
+@usableFromInline
+final class AssignmentEndToken {
+    private let end: AssignmentEnd
+
+    @usableFromInline
+    init(_ end: AssignmentEnd) { self.end = end }
+
+    deinit { end.happened.store(true, ordering: .releasing) }
+}
+
 /// The `assign(to:)` subscriptions of one `@Observed` or `@Published` property, kept for
 /// as long as the property lives.
 ///
 /// Two kinds: an ``ObservedAssignment`` subscriber, which leaves at its completion, and
 /// the `AnyCancellable` of a fused sink (see `Publisher.startAssignment`), which has no
-/// completion of its own to leave at: its channel ends it when the upstream completes,
-/// and the list forgets it at the next `add`, or when asked whether it is empty.
+/// completion of its own to leave at: its ``AssignmentEnd`` tells when it ended, and the
+/// list forgets it at the next `add`, or when asked which assignments are running.
+/// (Not the cancellable's own state: a `share()`'s fused cancellable stays live when its
+/// source completes, and keeps the upstream chain.)
 @usableFromInline
 final class ObservedAssignments {
+    private struct Entry {
+        let assignment: any Cancellable & AnyObject
+        /// A fused assignment's end; `nil` for a subscriber, which leaves by itself.
+        let end: AssignmentEnd?
+    }
+
     private let lock = Lock()
     /// Guarded by `lock`.
-    private var entries: [ObjectIdentifier: any Cancellable & AnyObject] = [:]
+    private var entries: [ObjectIdentifier: Entry] = [:]
 
     @usableFromInline
     init() {}
 
-    /// Keeps `assignment`, and forgets the fused ones that ended.
-    @usableFromInline
+    /// Keeps a subscriber, which leaves at its completion; forgets the fused assignments
+    /// that ended.
     func add(_ assignment: some Cancellable & AnyObject) {
+        add(Entry(assignment: assignment, end: nil))
+    }
+
+    /// Keeps a fused assignment until `end` tells it ended; forgets those that ended.
+    @usableFromInline
+    func add(_ assignment: AnyCancellable, endedWith end: AssignmentEnd) {
+        add(Entry(assignment: assignment, end: end))
+    }
+
+    private func add(_ entry: Entry) {
         let ended = lock.withLock {
             let ended = removeEnded()
-            entries[ObjectIdentifier(assignment)] = assignment
+            entries[ObjectIdentifier(entry.assignment)] = entry
             return ended
         }
         withExtendedLifetime(ended) {}
@@ -238,7 +288,7 @@ final class ObservedAssignments {
     var running: [any Cancellable & AnyObject] {
         let (running, ended) = lock.withLock {
             let ended = removeEnded()
-            return (Array(entries.values), ended)
+            return (entries.values.map(\.assignment), ended)
         }
         withExtendedLifetime(ended) {}
         return running
@@ -246,8 +296,10 @@ final class ObservedAssignments {
 
     /// Removes the fused assignments that ended, and returns them, to release after
     /// unlocking. Under `lock`.
-    private func removeEnded() -> [any Cancellable & AnyObject] {
-        let ended = entries.compactMap { key, entry in (entry as? AnyCancellable)?.hasEnded == true ? key : nil }
+    private func removeEnded() -> [Entry] {
+        let ended = entries.compactMap { key, entry in
+            entry.end?.happened.load(ordering: .acquiring) == true ? key : nil
+        }
         return ended.compactMap { entries.removeValue(forKey: $0) }
     }
 
@@ -258,6 +310,6 @@ final class ObservedAssignments {
             entries = [:]
             return all
         }
-        for assignment in all.values { assignment.cancel() }
+        for entry in all.values { entry.assignment.cancel() }
     }
 }

@@ -152,6 +152,26 @@ struct OperatorsAssignToObservedTests {
         #expect(model.temperatureAssignments.count == 1)
     }
 
+    /// A `share()`'s fused cancellable stays live when its source completes: the list
+    /// must learn of the end otherwise, or it keeps the whole upstream chain.
+    @Test func aSharedSourcesAssignmentIsForgottenWithWhatItHoldsOnceTheSourceCompletes() {
+        let model = OpsBThermostat()
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakProbe: DeinitFlag?
+        do {
+            let probe = DeinitFlag()
+            weakProbe = probe
+            subject.map { value in withExtendedLifetime(probe) { value * 2 } }.share().assign(to: &model.$temperature)
+        }
+        subject.send(4)
+        #expect(model.temperature == 8)
+        #expect(model.temperatureAssignments.count == 1)
+        #expect(weakProbe != nil, "the running assignment keeps its upstream")
+        subject.send(completion: .finished)
+        #expect(model.temperatureAssignments.isEmpty)
+        #expect(weakProbe == nil, "the ended assignment let go of its upstream")
+    }
+
     @Test func aProjectionOfAnotherModelSetOnThisOneAssignsNothing() {
         let model = OpsBThermostat()
         let other = OpsBThermostat()
@@ -213,3 +233,6 @@ struct OperatorsAssignToObservedTests {
         }
     }
 }
+
+/// An object whose release a test watches through a weak reference.
+private final class DeinitFlag {}

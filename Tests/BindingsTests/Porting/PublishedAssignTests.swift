@@ -61,6 +61,20 @@ struct PublishedAssignTests {
         #expect(clock.$seconds.box.assignments?.running.isEmpty == true)
     }
 
+    @Test func aFusedAssignmentEndsWithItsObject() {
+        let ticks = PassthroughSubject<Int, Never>()
+        weak var gone: AssignedClock?
+        do {
+            let clock = AssignedClock(ticks: ticks)
+            gone = clock
+            ticks.send(1)
+            #expect(clock.seconds == 1)
+        }
+        #expect(gone == nil, "the assignment holds its object weakly")
+        #expect(ticks.core.channel.observerCount == 0, "the object's end cancels its assignment")
+        ticks.send(2)   // reaches nobody
+    }
+
     @Test func severalAssignmentsInterleaveInSendOrder() {
         let first = PassthroughSubject<Int, Never>()
         let second = PassthroughSubject<Int, Never>()
