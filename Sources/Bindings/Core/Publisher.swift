@@ -27,8 +27,11 @@ public protocol Publisher<Output, Failure> {
     /// Not for use: subscribes `receiveValue` to every value with unlimited demand, as
     /// `sink(receiveValue:)` does, fused into one closure registered straight on a
     /// property's or subject's channel, when this publisher can (a property publisher, a
-    /// subject, or `map`, `filter` and `compactMap` of one); `nil` otherwise (the
-    /// default), and `sink` subscribes as usual. Only called when `Failure` is `Never`.
+    /// subject, an `ObservableValue`, an `ObservableArray`'s changes, a `share()` or
+    /// `multicast` of one, or `map`, `filter`, `compactMap`, `removeDuplicates` and `scan`
+    /// of those); `nil` otherwise (the default), and `sink` subscribes as usual. Only
+    /// called when `Failure` is `Never`. The closure is let go of when the subscription
+    /// ends, cancelled or with its source.
     func _fusedSink(_ receiveValue: @escaping (Output) -> Void) -> AnyCancellable?
 }
 

@@ -89,8 +89,8 @@ extension Publisher where Failure == Never {
     /// ```
     ///
     /// Inlinable: where the publisher's type is known and it offers a fused sink (a
-    /// property publisher, a subject, or `map`, `filter` and `compactMap` of one; see
-    /// `Publisher._fusedSink`), the assignment becomes one closure on its channel, compiled
+    /// property publisher, a subject, and `map`, `filter` and the other operators that
+    /// fuse; see `Publisher._fusedSink`), the assignment becomes one closure on its channel, compiled
     /// here, with the same values, order and lifetime: the closure holds `object` until
     /// the returned cancellable is cancelled or released, or the publisher completes.
     /// Through `Subscribers.Assign`, whose code runs generic, a subject's value took
