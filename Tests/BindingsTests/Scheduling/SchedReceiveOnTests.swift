@@ -10,6 +10,13 @@ private final class DeinitProbe: Sendable {
     deinit { onDeinit() }
 }
 
+/// A failure that runs `onDeinit` when it goes.
+private final class DeinitProbeError: Error, Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
 @Suite("Scheduling: receive(on:)")
 struct SchedReceiveOnTests {
     typealias Event = RecordedEvent<Int, TestError>
@@ -38,6 +45,32 @@ struct SchedReceiveOnTests {
         queue.resume()
         deinitDone.wait()
         #expect(cancelledInTime.value == true)
+    }
+
+    @Test func aDeliveredFailureIsReleasedOutsideTheOperatorsLock() {
+        // As above, for the completion: once `Fail` has sent it, the completion waiting
+        // on the queue holds the only reference to the error (`mapError` passes on
+        // another, and keeps nothing). Its `deinit` asks the operator for more from
+        // another thread, which takes the operator's lock (the subscriber keeps its
+        // subscription after the completion).
+        let queue = DispatchQueue(label: "receive-on-failure-release")
+        let recorder = TestRecorder<Int, TestError>(releasesSubscription: [])
+        let answeredInTime = Locked<Bool?>(nil)
+        let deinitDone = DispatchSemaphore(value: 0)
+        queue.suspend()
+        Fail<Int, DeinitProbeError>(error: DeinitProbeError { [recorder] in
+            let answered = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                recorder.subscription?.request(.max(1))
+                answered.signal()
+            }
+            answeredInTime.value = answered.wait(timeout: .now() + 5) == .success
+            deinitDone.signal()
+        }).receive(on: queue).mapError { _ in TestError.boom }.subscribe(recorder)
+        queue.resume()
+        deinitDone.wait()
+        #expect(answeredInTime.value == true)
+        #expect(recorder.events == [.failure(.boom)])
     }
 
     @Test func immediateSchedulerDeliversSynchronouslyInOrder() {
