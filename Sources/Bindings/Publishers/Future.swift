@@ -29,7 +29,7 @@ public final class Future<Output, Failure: Error>: Publisher {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(state: state, downstream: subscriber)
         subscriber.receive(subscription: subscription)
-        state.attach(subscription)
+        subscription.attach()
     }
 }
 
@@ -75,17 +75,18 @@ final class FutureState<Output, Failure: Error>: @unchecked Sendable {
         for subscription in waiting { subscription.fulfilled(with: stored) }
     }
 
-    /// A subscription that its subscriber holds now: told the result now if there is one,
-    /// else when it comes.
-    func attach(_ subscription: some FutureWaiter) {
+    /// The result, if there is one; else `subscription` waits for it (told by
+    /// ``FutureWaiter/fulfilled(with:)`` when it comes).
+    ///
+    /// Returned rather than told: the caller holds the subscription's lock, so that a
+    /// `cancel()` on another thread either comes first (and nothing is attached) or
+    /// finds the subscription in the list to remove.
+    func resultOrWait(_ subscription: some FutureWaiter) -> FutureResult? {
         lock.lock()
-        guard let result else {
-            waiting.append(subscription)
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        subscription.fulfilled(with: result)
+        defer { lock.unlock() }
+        if let result { return result }
+        waiting.append(subscription)
+        return nil
     }
 
     /// A cancelled subscription stops waiting (and is released).
@@ -139,6 +140,27 @@ final class FutureSubscription<Downstream: Subscriber>: Subscription, FutureWait
         demand.assertNonZero()
         lock.lock()
         demanded = true
+        deliverIfReady()   // unlocks
+    }
+
+    /// Joins the future once the subscriber holds this subscription: takes the result
+    /// now if there is one, else waits for it. A subscriber that cancelled from
+    /// `receive(subscription:)` is not attached: in the waiting list it would stay until
+    /// the promise is called, which may be never.
+    func attach() {
+        lock.lock()
+        // `state` is `nil` once cancelled (nothing can deliver before attaching).
+        guard let state else {
+            lock.unlock()
+            return
+        }
+        // The future's lock inside this one: the future never takes a subscription's
+        // lock with its own held (it tells its waiting list after unlocking).
+        guard let result = state.resultOrWait(self) else {
+            lock.unlock()
+            return
+        }
+        self.result = result
         deliverIfReady()   // unlocks
     }
 

@@ -77,6 +77,43 @@ struct FutureTests {
         fulfil?(.success(1))
     }
 
+    /// A subscriber that cancels from `receive(subscription:)` is not kept waiting for a
+    /// result that may never come (it stayed in the future's list until the promise).
+    @Test func aSubscriberThatCancelsOnItsSubscriptionIsNotKeptWaiting() {
+        var fulfil: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { fulfil = $0 }
+        let recorder = TestRecorder<Int, Never>(initialDemand: .none, recordsSubscription: true)
+        recorder.onSubscription = { [unowned recorder] _ in recorder.cancel() }
+        future.subscribe(recorder)
+        #expect(recorder.weakSubscription == nil)
+        fulfil?(.success(1))
+        #expect(recorder.events == [.subscription])
+    }
+
+    /// The same with the cancel made on another thread: before the subscription attaches
+    /// (every other round, the subscriber waits for it), or while it attaches. Whichever
+    /// comes first, nothing is left waiting. (Under ThreadSanitizer in CI.)
+    @Test func aCancelFromAnotherThreadLeavesNothingWaiting() {
+        var fulfil: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { fulfil = $0 }
+        for round in 0..<200 {
+            let recorder = TestRecorder<Int, Never>(initialDemand: .none)
+            let cancelled = DispatchSemaphore(value: 0)
+            let cancelFirst = round.isMultiple(of: 2)
+            recorder.onSubscription = { [unowned recorder] _ in
+                DispatchQueue.global().async {
+                    recorder.cancel()
+                    cancelled.signal()
+                }
+                if cancelFirst { cancelled.wait() }
+            }
+            future.subscribe(recorder)
+            if !cancelFirst { cancelled.wait() }
+            #expect(recorder.weakSubscription == nil, "round \(round)")
+        }
+        fulfil?(.success(1))
+    }
+
     /// A subscriber that cancels from `receive(_:)` gets no completion after the value,
     /// as with `Just` (issue: `.finished` followed the cancel).
     @Test func aSubscriberThatCancelsOnTheValueGetsNoCompletion() {
