@@ -137,6 +137,15 @@ enum BindingsPathCases {
         }
     }
 
+    /// `observe(_:options:)` of the computed key path, KVO's change handler.
+    static func computedObserve(_ counter: Counter) -> Run {
+        let model = BindingsPair()
+        let token = model.observe(\.sum, options: [.new]) { _, change in counter.total &+= change.newValue! }
+        return { count in
+            withExtendedLifetime(token) { timed { bindingsSetA(model, count) } }
+        }
+    }
+
     static func computedSubscribeCancel(_ counter: Counter) -> Run {
         let model = BindingsPair()
         return { count in timed { bindingsSubscribeCancelComputed(model, counter, count) } }

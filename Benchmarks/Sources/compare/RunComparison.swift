@@ -109,6 +109,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
         Side("OpenCombine", OpenCombinePathCases.createAssignRelease(counter)),
     ] }
     let computedBinding = Comparison("computed_bind") { [Side("Bindings", BindingsPathCases.computedBinding(counter))] }
+    let computedObserve = Comparison("computed_observe") { [Side("Bindings", BindingsPathCases.computedObserve(counter))] }
     let computedSubscribeCancel = Comparison("computed_subscribe_cancel") { [
         Side("Bindings", BindingsPathCases.computedSubscribeCancel(counter)),
     ] }
@@ -191,7 +192,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
 
     let all = [setNotify, setUnobserved, setAfterLeft, perSubscriber, subscribeCancel, nested, subject,
                computed, genericSink, observe, listener, binding, floors, wide, cancelOne,
-               liftedBinding, structValue, increment, createRelease, computedBinding, computedSubscribeCancel, computedSubscribeCancelSet,
+               liftedBinding, structValue, increment, createRelease, computedBinding, computedObserve, computedSubscribeCancel, computedSubscribeCancelSet,
                observeOldNew,
                observableValue, chain, manyModels, batchComputed, autorunSet, arrayAppend, pipeline, share, shareCompletion,
                twoWayLeft, twoWayRight, bindModelOwner, bindMapped, inlineBinding, observeArray, bindNewModels,
@@ -305,6 +306,10 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     addPath("`publisher(for: \\.child.value).sink`, set child.value (OpenCombine: `switchToLatest`)", nested[0], against: nested[1], speedupAtLeast: 5)
     addRelative("computed key path (2 dependencies), set + notify", computed[0], atMost: 6)
     addRelative("`<~` of that computed key path, set + deliver", computedBinding[0], atMost: 8)
+    // KVO's change handler on the same key path: no bar, the context for the row above.
+    paths.add(["`observe(_:options: [.new])` of that computed key path, set + notify",
+               formatNanoseconds(computedObserve[0]), "`$x.sink` " + formatNanoseconds(sinkFigure),
+               formatRatio(computedObserve[0] / sinkFigure), "", ""])
     addRelative("`publisher(for: computed).sink` + `cancel()`", computedSubscribeCancel[0], atMost: 100)
     // The same with a set of a dependency after each cancel, which ends the reuse: no bar.
     paths.add(["the same, then a set of `a` (no reuse: made and linked each time)",
@@ -499,6 +504,7 @@ func runComparison(rounds: Int, only: String?, multiThreaded: Bool = true) -> (C
     json.add("nested_set_notify", pair(nested))
     json.add("computed_set_notify_vs_sink", relative(computed[0]))
     json.add("computed_bind_vs_sink", relative(computedBinding[0]))
+    json.add("computed_observe_vs_sink", relative(computedObserve[0]))
     json.add("computed_subscribe_cancel_vs_sink", relative(computedSubscribeCancel[0]))
     json.add("computed_subscribe_cancel_set_vs_sink", relative(computedSubscribeCancelSet[0]))
     json.add("observe_old_new_vs_sink", relative(observeOldNew[0]))

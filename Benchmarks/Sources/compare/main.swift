@@ -35,7 +35,7 @@ while let argument = arguments.popFirst() {
                             set_after_observers_left, per_subscriber, subscribe_cancel, nested,
                             subject, computed, generic_sink, observe, binding, floors, wide,
                             cancel_one, bind_lifted, struct_set_notify,
-                            increment_set_notify, bind_create_release, computed_bind,
+                            increment_set_notify, bind_create_release, computed_bind, computed_observe,
                             computed_subscribe_cancel, computed_subscribe_cancel_set,
                             observe_old_new, observable_value, chain_map_filter,
                             many_models, batch_2_sets_computed, autorun,

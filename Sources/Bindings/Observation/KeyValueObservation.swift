@@ -153,20 +153,25 @@ extension KeyValueObservable {
     /// Keep the returned token: the observation ends when it is released.
     @inlinable
     public func observe<Value>(
-        _ keyPath: KeyPath<Self, Value>,
+        _ keyPath: consuming KeyPath<Self, Value>,
         options: KeyValueObservingOptions = [],
         isolation: isolated (any Actor)? = #isolation,
         changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
     ) -> KeyValueObservation {
         // Inlined so that a derived key path's changes run code specialized for its types.
-        // The key path goes only into the specialization (see `DerivedSpecialization`).
+        // The key path goes only into the specialization (see `DerivedSpecialization`),
+        // and is `consuming` so that it moves there: borrowed, the caller's literal had a
+        // release after the call as a second use, the optimizer no longer compiled it into
+        // the closure, and every change applied it at run time (`observe(\.sum)` of a
+        // computed property, set + notify, 107 to 175 ns against 46.5 now).
+        let specialization = DerivedSpecialization(keyPath)
         if CallerIsolation.isMainActor(isolation) {
-            return observeOnMainThread(DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
+            return observeOnMainThread(specialization, options: options, changeHandler: changeHandler)
         }
         if isolation != nil {
-            return observe(on: isolation, DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
+            return observe(on: isolation, specialization, options: options, changeHandler: changeHandler)
         }
-        return observe(DerivedSpecialization(keyPath), options: options, changeHandler: changeHandler)
+        return observe(specialization, options: options, changeHandler: changeHandler)
     }
 
     /// What `observe` does on the thread that changes the model: the observer of the key
