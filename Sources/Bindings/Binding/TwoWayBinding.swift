@@ -299,21 +299,23 @@ enum TwoWayBinding {
 
         // Backward, registered first so that it hears the echo of the initial write: each
         // change of the right side that is not the binding's own write. The link is
-        // loaded once per change (a weak load and a slow release, about 20 ns each time).
+        // loaded once per change (a weak load and a slow release, about 20 ns each time),
+        // from a `WeakReference`, not a `[weak link]` capture (see there).
+        let weakLink = WeakReference(link)
         var leftDeliveryToStop: (any StoppableDelivery)?
         let backward: (RightValue) -> Void
         if leftDelivery == .mainActor {
-            let (delivery, deliver) = MainActorDelivery<RightValue>.make { [weak link] value in
-                if let link { setLeft(link, value) }
+            let (delivery, deliver) = MainActorDelivery<RightValue>.make { value in
+                if let link = weakLink.object { setLeft(link, value) }
             }
             leftDeliveryToStop = delivery
-            backward = { [weak link] value in
-                guard let link, !link.hasEnded, !link.isEcho(.right) else { return }
+            backward = { value in
+                guard let link = weakLink.object, !link.hasEnded, !link.isEcho(.right) else { return }
                 deliver(value)
             }
         } else {
-            backward = { [weak link] value in
-                guard let link, !link.hasEnded, !link.isEcho(.right) else { return }
+            backward = { value in
+                guard let link = weakLink.object, !link.hasEnded, !link.isEcho(.right) else { return }
                 setLeft(link, value)
             }
         }

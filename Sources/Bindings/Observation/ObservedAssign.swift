@@ -132,9 +132,11 @@ extension Observed {
         guard let start = assignment.take() else { return }
         let projected = projected()
         // Weak: the model must not keep itself alive through its own assignment, and a
-        // value that arrives while it deinitialises must find it gone.
-        start({ [weak instance] value in
-            guard let instance else { return false }
+        // value that arrives while it deinitialises must find it gone. Not `[weak instance]`
+        // (see `WeakReference`).
+        let reference = WeakReference(instance)
+        start({ value in
+            guard let instance = reference.object else { return false }
             instance[keyPath: projected] = Publisher(channel: channel, storing: value)
             return true
         }, anchor.assignmentList)

@@ -29,8 +29,10 @@ extension Publisher where Failure == Never {
             list = ObservedAssignments()
             box.assignments = list
         }
-        startAssignment(writingWith: { [weak box] value in
-            guard let box else { return false }
+        // Not `[weak box]`: see `WeakReference`.
+        let reference = WeakReference(box)
+        startAssignment(writingWith: { value in
+            guard let box = reference.object else { return false }
             box.set(value)
             return true
         }, keptBy: list)
