@@ -160,10 +160,11 @@ extension KeyValueObservable {
     ) -> KeyValueObservation {
         // Inlined so that a derived key path's changes run code specialized for its types.
         // The key path goes only into the specialization (see `DerivedSpecialization`),
-        // and is `consuming` so that it moves there: borrowed, the caller's literal had a
-        // release after the call as a second use, the optimizer no longer compiled it into
-        // the closure, and every change applied it at run time (`observe(\.sum)` of a
-        // computed property, set + notify, 107 to 175 ns against 46.5 now).
+        // and is `consuming` so that it moves there. Borrowed here, the caller's literal
+        // kept a release after the call as a second use, the optimizer did not compile it
+        // into the closure, and every change applied the key path object at run time
+        // (see Docs/Performance.md). (`publisher(for:)` borrows and is not affected: it
+        // passes the key path to an initializer, which takes it owned.)
         let specialization = DerivedSpecialization(keyPath)
         if CallerIsolation.isMainActor(isolation) {
             return observeOnMainThread(specialization, options: options, changeHandler: changeHandler)
