@@ -170,7 +170,7 @@ extension DerivedObservation {
         var value: Value?
         let sources = DependencyTracking.trackInlined(expecting: expected, trusting: trusted ? rootID : nil) {
             value = evaluate(root)
-            if valueMayBeStorage { DependencyTracking.recordIfStorage(value!) }
+            if valueMayBeStorage, let source = storageSource(value!) { DependencyTracking.recordStorage(source) }
             if !affecting.isEmpty { readAffecting(root) }
         }
         if let sources { relink(to: sources) }

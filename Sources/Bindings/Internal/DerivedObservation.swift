@@ -83,6 +83,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     /// Whether the value may be observable storage of its own (an `ObservableArray`),
     /// which each evaluation then records as read (see `ObservableStorage`).
     @usableFromInline let valueMayBeStorage = DependencyTracking.mayBeStorage(Value.self)
+    /// The identity and the source of the storage that a value is, `nil` if it is none
+    /// (see ``StorageReader``); used only when ``valueMayBeStorage``. Not optional, nor in
+    /// a struct: a closure bound out of either is retained and released around each call.
+    @usableFromInline let storageIdentity: (Value) -> ObjectIdentifier?
+    @usableFromInline let storageSource: (Value) -> (any DependencySource)?
     /// The hand-notified channels of the key path and of those affecting it; fixed.
     private let manualSources: [any DependencySource]
     /// The channel, unretained: it owns this object. Used only by ``addInterest(prior:old:)``,
@@ -172,6 +177,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     ) {
         self.untracked = untracked
         suggestAnchor = untracked && !root.observationAnchor.isAnchor
+        let storage = StorageReader<Value>()
+        storageIdentity = storage.identity
+        storageSource = storage.source
         self.root = root
         heldRoot = Unmanaged.passUnretained(root)
         rootID = ObjectIdentifier(root)
@@ -216,7 +224,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
         var value: Value?
         let sources = DependencyTracking.track(expecting: expected) {
             value = root[keyPath: keyPath]
-            if valueMayBeStorage { DependencyTracking.recordIfStorage(value!) }
+            if valueMayBeStorage, let source = storageSource(value!) { DependencyTracking.recordStorage(source) }
             for key in affecting { _ = root[keyPath: key] }
         }
         return (value!, sources)
@@ -483,9 +491,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     @inlinable @inline(__always)
     func ownIndexedChange(_ indexed: IndexedChange, value: Value, root: Root) -> IndexedChange? {
         guard let key = indexed.key else {
-            guard valueMayBeStorage, let storage = value as? any ObservableStorage,
-                  ObjectIdentifier(storage) == indexed.object
-            else { return nil }
+            guard valueMayBeStorage, storageIdentity(value) == indexed.object else { return nil }
             return indexed
         }
         return indexed.object == rootID && key == keyPath ? indexed : nil
@@ -499,9 +505,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     private func own(_ indexed: IndexedChange?, root: Root) -> IndexedChange? {
         guard let indexed else { return nil }
         guard let key = indexed.key else {
-            guard valueMayBeStorage, let value = root[keyPath: keyPath] as? any ObservableStorage,
-                  ObjectIdentifier(value) == indexed.object
-            else { return nil }
+            guard valueMayBeStorage, storageIdentity(root[keyPath: keyPath]) == indexed.object else { return nil }
             return indexed
         }
         return indexed.object == ObjectIdentifier(root) && key == keyPath ? indexed : nil
