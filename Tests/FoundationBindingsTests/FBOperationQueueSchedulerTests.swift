@@ -52,6 +52,22 @@ struct FBOperationQueueSchedulerTests {
         #expect(onQueue.value == true)
     }
 
+    /// A date long past (before 1970, or the epoch itself) is due at once, as any past
+    /// date is: such actions waited forever (Dispatch read their deadline as "never").
+    @Test func anActionForALongPastDateRunsAtOnce() {
+        let queue = Self.serialQueue("FBOperationQueueSchedulerTests.pastDate")
+        let dates: [Date] = [.distantPast, Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 0)]
+        for date in dates {
+            let ran = DispatchSemaphore(value: 0)
+            queue.schedule(after: .init(date)) { ran.signal() }
+            #expect(ran.wait(timeout: .now() + 5) == .success, "\(date)")
+        }
+        let ticked = DispatchSemaphore(value: 0)
+        let repeating = queue.schedule(after: .init(.distantPast), interval: .seconds(60)) { ticked.signal() }
+        #expect(ticked.wait(timeout: .now() + 5) == .success)
+        repeating.cancel()
+    }
+
     @Test func aRepeatingActionRepeatsUntilCancelled() {
         let queue = Self.serialQueue("FBOperationQueueSchedulerTests.repeating")
         let ticks = LockedLog<Int>()

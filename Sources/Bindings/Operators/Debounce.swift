@@ -78,7 +78,10 @@ extension Publishers.Debounce {
         typealias Input = Upstream.Output
         typealias Failure = Upstream.Failure
 
-        private let downstream: Downstream
+        /// Let go of once the completion is delivered or the subscription cancelled, so that
+        /// a subscriber that keeps its subscription is not kept by it in turn (as in
+        /// Combine). Guarded by `lock`; the deliverer calls a copy.
+        private var downstream: Downstream?
         private let dueTime: Context.SchedulerTimeType.Stride
         private let scheduler: Context
         private let options: Context.SchedulerOptions?
@@ -109,9 +112,9 @@ extension Publishers.Debounce {
         /// The subscriber, its outstanding demand and the value waiting for its quiet
         /// period, as Combine shows them.
         var customMirror: Mirror {
-            let (demand, pending) = lock.withLock { (self.demand, self.pending) }
+            let (downstream, demand, pending) = lock.withLock { (self.downstream, self.demand, self.pending) }
             return Mirror(self, children: [
-                "downstream": downstream, "downstreamDemand": demand, "currentValue": pending as Any,
+                "downstream": downstream as Any, "downstreamDemand": demand, "currentValue": pending as Any,
             ])
         }
 
@@ -122,8 +125,9 @@ extension Publishers.Debounce {
                 subscription.cancel()
                 return
             }
+            let downstream = self.downstream
             lock.unlock()
-            downstream.receive(subscription: self)
+            downstream?.receive(subscription: self)
             lock.lock()
             let live = status.isSubscribed
             lock.unlock()
@@ -189,7 +193,10 @@ extension Publishers.Debounce {
         func cancel() {
             lock.lock()
             let upstream = status.terminate()
-            let dropped = (pending, queue.removeAll())
+            // The subscriber goes with the rest, unless a delivery is under way: the
+            // deliverer holds its copy until that call returns.
+            let dropped = (pending, queue.removeAll(), downstream)
+            downstream = nil
             pending = nil
             let previousTimer = timer
             timer = nil
@@ -240,14 +247,22 @@ extension Publishers.Debounce {
                 return
             }
             queue.isDelivering = true
-            while let event = queue.popFirst() {
+            var finished: Downstream?   // released after unlocking
+            while let event = queue.popFirst(), let downstream = self.downstream {
+                var isCompletion = false
+                if case .completion = event { isCompletion = true }
                 lock.unlock()
                 let more = (consume event).deliver(to: downstream)
                 lock.lock()
-                if more > .none { demand += more }
+                if isCompletion {
+                    finished = self.downstream.take()
+                } else if more > .none {
+                    demand += more
+                }
             }
             queue.isDelivering = false
             lock.unlock()
+            withExtendedLifetime(finished) {}
         }
     }
 }

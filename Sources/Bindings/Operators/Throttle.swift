@@ -103,8 +103,14 @@ extension Publishers.Throttle {
             }
             let downstream = self.downstream
             lock.unlock()
-            subscription.request(.unlimited)
+            // The subscriber first: an upstream that sends at once (`Just`, a sequence, a
+            // property's current value) would otherwise reach it before its subscription,
+            // a value with no demand yet (dropped) and a completion out of order.
             downstream?.receive(subscription: self)
+            lock.lock()
+            let live = status.isSubscribed
+            lock.unlock()
+            if live { subscription.request(.unlimited) }
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {

@@ -16,9 +16,11 @@ extension DispatchWallTime {
             wholeSeconds += 1
             nanoseconds -= 1_000_000_000
         }
-        // Dates before 1970 (`Date.distantPast`) are simply due: the epoch is long past.
-        guard wholeSeconds >= 0 else {
-            self.init(timespec: timespec(tv_sec: 0, tv_nsec: 0))
+        // Dates before 1970 (`Date.distantPast`), or in its first second, are simply due:
+        // the epoch is long past. Due now, not at the epoch: Dispatch reads a wall-clock
+        // deadline of 1 ns or less since the epoch as "forever", and never ran the work.
+        guard wholeSeconds >= 1 else {
+            self = .now()
             return
         }
         let clamped = min(wholeSeconds, TimeInterval(Int32.max) * 4)   // far beyond any real deadline

@@ -5,13 +5,13 @@ import Testing
 // Issue 13, lifetime: once a subject's subscription completes or is cancelled, it lets
 // go of its subscriber, also of one that keeps its subscription (a careless subscriber:
 // each holds the other), through the operators that pass the subject's subscription on
-// (`map`, `filter`, `compactMap`, `scan`, key-path `map`) and through `throttle`, as
-// Combine's do. Run under AddressSanitizer with LeakSanitizer in CI: a cycle left behind
-// fails the step.
+// (`map`, `filter`, `compactMap`, `scan`, key-path `map`) and through `throttle` and
+// `debounce`, as Combine's do. Run under AddressSanitizer with LeakSanitizer in CI: a
+// cycle left behind fails the step.
 
 /// What a subscriber is attached to a subject through.
 enum RelLifetimePipeline: String, CaseIterable, CustomTestStringConvertible {
-    case direct, map, filter, compactMap, scan, keyPathMap, throttle
+    case direct, map, filter, compactMap, scan, keyPathMap, throttle, debounce
 
     var testDescription: String { rawValue }
 
@@ -26,6 +26,8 @@ enum RelLifetimePipeline: String, CaseIterable, CustomTestStringConvertible {
         case .keyPathMap: subject.map(\.self).subscribe(recorder)
         case .throttle:
             subject.throttle(for: .seconds(60), scheduler: ImmediateScheduler.shared, latest: true).subscribe(recorder)
+        case .debounce:
+            subject.debounce(for: .seconds(60), scheduler: ImmediateScheduler.shared).subscribe(recorder)
         }
     }
 }

@@ -133,4 +133,33 @@ struct SchedThrottleTests {
         subject.send(completion: .finished)
         #expect(recorder.events == [.value(1), .value(2), .finished])
     }
+
+    /// An upstream that sends as soon as it is asked (`Just`, a sequence) reaches the
+    /// subscriber after its subscription, with the demand it asked for: the subscriber is
+    /// given the subscription before the upstream is asked for values (the completion
+    /// arrived first, and the value, with no demand yet, was dropped).
+    @Test func anUpstreamThatSendsAtOnceComesAfterTheSubscription() {
+        for latest in [false, true] {
+            let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
+            Just(1).throttle(for: .seconds(1), scheduler: ImmediateScheduler.shared, latest: latest).subscribe(recorder)
+            #expect(recorder.events == [.subscription, .value(1), .finished], "latest: \(latest)")
+            #expect(recorder.violations == [])
+        }
+        let scheduler = TestScheduler()
+        let recorder = TestRecorder<Int, Never>(recordsSubscription: true)
+        [1, 2, 3].publisher.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.subscription, .value(3), .finished])
+        #expect(recorder.violations == [])
+    }
+
+    /// A subscriber that cancels from `receive(subscription:)` leaves the upstream
+    /// unasked.
+    @Test func aSubscriberThatCancelsOnItsSubscriptionLeavesTheUpstreamUnasked() {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .none)
+        recorder.onSubscription = { $0.cancel() }
+        upstream.throttle(for: .milliseconds(100), scheduler: TestScheduler(), latest: true).subscribe(recorder)
+        #expect(upstream.log == [.subscribed, .cancel])
+    }
 }
