@@ -177,9 +177,16 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DependentHandle
     ) {
         self.untracked = untracked
         suggestAnchor = untracked && !root.observationAnchor.isAnchor
-        let storage = StorageReader<Value>()
-        storageIdentity = storage.identity
-        storageSource = storage.source
+        // Made only for a value that may be storage: the reader's conformance check and
+        // closures would cost every other observation's creation for nothing.
+        if DependencyTracking.mayBeStorage(Value.self) {
+            let storage = StorageReader<Value>()
+            storageIdentity = storage.identity
+            storageSource = storage.source
+        } else {
+            storageIdentity = { _ in nil }
+            storageSource = { _ in nil }
+        }
         self.root = root
         heldRoot = Unmanaged.passUnretained(root)
         rootID = ObjectIdentifier(root)

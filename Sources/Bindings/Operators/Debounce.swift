@@ -114,7 +114,9 @@ extension Publishers.Debounce {
         var customMirror: Mirror {
             let (downstream, demand, pending) = lock.withLock { (self.downstream, self.demand, self.pending) }
             return Mirror(self, children: [
-                "downstream": downstream as Any, "downstreamDemand": demand, "currentValue": pending as Any,
+                // The subscriber itself, as Combine shows it (`nil` once it is let go of).
+                "downstream": downstream.map { $0 as Any } ?? downstream as Any,
+                "downstreamDemand": demand, "currentValue": pending as Any,
             ])
         }
 
@@ -252,7 +254,10 @@ extension Publishers.Debounce {
                 var isCompletion = false
                 if case .completion = event { isCompletion = true }
                 lock.unlock()
-                let more = (consume event).deliver(to: downstream)
+                // The copy goes before the lock is taken again: a cancel meanwhile may
+                // have left it the last reference, and the subscriber's `deinit` may
+                // call back in (a kept `AnyCancellable` cancels).
+                let more = (consume event).deliver(to: consume downstream)
                 lock.lock()
                 if isCompletion {
                     finished = self.downstream.take()

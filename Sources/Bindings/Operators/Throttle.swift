@@ -221,7 +221,10 @@ extension Publishers.Throttle {
                 var isCompletion = false
                 if case .completion = event { isCompletion = true }
                 lock.unlock()
-                let more = (consume event).deliver(to: downstream)
+                // The copy goes before the lock is taken again: a cancel meanwhile may
+                // have left it the last reference, and the subscriber's `deinit` may
+                // call back in (a kept `AnyCancellable` cancels).
+                let more = (consume event).deliver(to: consume downstream)
                 lock.lock()
                 if isCompletion {
                     finished = self.downstream.take()

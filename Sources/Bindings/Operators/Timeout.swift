@@ -225,7 +225,8 @@ extension Publishers.Timeout {
                     isCompletion = true
                 }
                 lock.unlock()
-                _ = (consume event).deliver(to: downstream)
+                // The copy goes before the lock is taken again (see `Throttle`).
+                _ = (consume event).deliver(to: consume downstream)
                 lock.lock()
                 if isCompletion { finished = self.downstream.take() }
             }

@@ -1,4 +1,5 @@
 import BindingsTestSupport
+import Dispatch
 import Testing
 @testable import Bindings
 
@@ -67,6 +68,45 @@ struct RelSubscriberLifetimeTests {
         subject.send(2)   // reaches nobody
         subscription?.request(.max(1))   // does nothing
         subscription = nil
+    }
+
+    /// A subscriber that cancels from `receive(_:)` while the operator delivers, and is
+    /// then held only by the delivering loop, is released after the operator's lock is
+    /// given up: its `deinit` may call back in (here a kept `AnyCancellable` cancels,
+    /// which takes the lock, and under it never returned).
+    @Test(arguments: ["throttle", "debounce", "timeout"])
+    func aSubscriberThatCancelsOnAValueIsReleasedOutsideTheLock(_ operatorName: String) {
+        let subject = PassthroughSubject<Int, Never>()
+        let scheduler = TestScheduler()
+        do {
+            let recorder = TestRecorder<Int, Never>()
+            recorder.onSubscription = { [unowned recorder] subscription in
+                // Released with the recorder: cancels. (`unchecked`: the subscription is
+                // not `Sendable`; the cancel runs wherever the recorder goes.)
+                let token = AnyCancellable.unchecked { subscription.cancel() }
+                recorder.onValue = { [unowned recorder] _ in
+                    withExtendedLifetime(token) {}
+                    recorder.cancel()
+                }
+            }
+            switch operatorName {
+            case "throttle":
+                subject.throttle(for: .seconds(60), scheduler: ImmediateScheduler.shared, latest: true).subscribe(recorder)
+            case "debounce":
+                subject.debounce(for: .seconds(60), scheduler: ImmediateScheduler.shared).subscribe(recorder)
+            default:
+                subject.timeout(.seconds(60), scheduler: scheduler).subscribe(recorder)
+            }
+        }
+        // On another thread, so that a deadlock fails the test rather than hanging it.
+        let delivered = DispatchSemaphore(value: 0)
+        let handedOver = UncheckedBox(scheduler)   // used by that thread alone from here on
+        DispatchQueue.global().async {
+            subject.send(1)
+            handedOver.value.advance()   // `timeout` delivers each value through its scheduler
+            delivered.signal()
+        }
+        #expect(delivered.wait(timeout: .now() + 10) == .success)
     }
 
     @Test func aCancelledThrottleIsNotKeptAliveByItsScheduledEmission() {
