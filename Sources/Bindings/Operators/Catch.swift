@@ -174,7 +174,8 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
         }
         demand -= 1
         lock.unlock()
-        let more = downstream.receive(input)
+        // Consumed: released before the lock is taken again (see `Retry`).
+        let more = (consume downstream).receive(input)
         if more > .none {
             lock.lock()
             if phase != .terminal { demand += more }

@@ -166,7 +166,10 @@ extension Publishers.Retry {
             }
             demand -= 1
             lock.unlock()
-            let more = downstream.receive(input)
+            // Consumed: a cancel during the call may leave this copy the last reference,
+            // which must not go while the lock is held (the subscriber's `deinit` may
+            // call back in).
+            let more = (consume downstream).receive(input)
             if more > .none {
                 lock.lock()
                 if !terminated { demand += more }
