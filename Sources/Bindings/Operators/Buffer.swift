@@ -125,8 +125,12 @@ extension Publishers.Buffer {
                 subscription.cancel()
                 return
             }
-            subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
+            // The subscriber first: an upstream that completes as soon as it is asked
+            // would otherwise deliver the completion before the subscription. Not asked
+            // at all if the subscriber cancelled meanwhile.
             downstream.subscriber.receive(subscription: self)
+            guard lock.withLock({ upstream != nil }) else { return }
+            subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
         }
 
         func receive(_ input: Input) -> Subscribers.Demand {

@@ -54,10 +54,12 @@ extension Publishers.Concatenate {
             case awaitingPrefix, prefix, awaitingSuffix, suffix, terminal
         }
 
-        private let downstream: Downstream
-        /// Guards `phase`, `upstream`, `demand` and `suffix`, which `request`/`cancel` (any
-        /// thread) and the upstreams' calls share.
+        /// Guards `downstream`, `phase`, `upstream`, `demand` and `suffix`, which
+        /// `request`/`cancel` (any thread) and the upstreams' calls share.
         private let spin = CompactLock()
+        /// Let go of at the end (the completion delivered, or a cancel), so that a
+        /// subscriber that keeps its subscription is not kept by it in turn.
+        @exclusivity(unchecked) private var downstream: Downstream?
         @exclusivity(unchecked) private var phase = Phase.awaitingPrefix
         @exclusivity(unchecked) private var upstream: (any Subscription)?
         /// What the subscriber asked for and has not received yet: requested from `suffix`
@@ -93,13 +95,15 @@ extension Publishers.Concatenate {
         func receive(_ input: Suffix.Output) -> Subscribers.Demand {
             spin.lock()
             // Only what was asked for, and only while an upstream is ours.
-            guard phase == .prefix || phase == .suffix, demand > .none else {
+            guard phase == .prefix || phase == .suffix, demand > .none, let downstream else {
                 spin.unlock()
                 return .none
             }
             demand -= 1
             spin.unlock()
-            let more = downstream.receive(input)
+            // Consumed: a cancel during the call may leave this copy the last reference,
+            // which must not go under `spin` (the subscriber's `deinit` may call back in).
+            let more = (consume downstream).receive(input)
             if more > .none { spin.withLock { demand += more } }
             return more
         }
@@ -122,9 +126,10 @@ extension Publishers.Concatenate {
                 upstream = nil
                 let dropped = suffix
                 suffix = nil
+                let downstream = self.downstream.take()
                 spin.unlock()
                 withExtendedLifetime((finished, dropped)) {}
-                downstream.receive(completion: completion)
+                downstream?.receive(completion: completion)
             case (.awaitingPrefix, _), (.awaitingSuffix, _), (.terminal, _):
                 spin.unlock()
             }
@@ -152,8 +157,9 @@ extension Publishers.Concatenate {
             phase = .terminal
             let upstream = self.upstream
             self.upstream = nil
-            let dropped = suffix
+            let dropped = (suffix, downstream)
             suffix = nil
+            downstream = nil
             spin.unlock()
             upstream?.cancel()
             withExtendedLifetime(dropped) {}

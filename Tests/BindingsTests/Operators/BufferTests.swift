@@ -80,6 +80,31 @@ struct BufferTests {
         #expect(asking.events == [.value(1), .failure(.boom)])
     }
 
+    /// An upstream that fails as soon as it is asked reaches the subscriber after its
+    /// subscription: the subscriber is given it before the upstream is asked for the
+    /// prefetch (the failure came first).
+    @Test func anUpstreamThatFailsWhenAskedComesAfterTheSubscription() {
+        for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
+            let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
+            Just(1).setFailureType(to: TestError.self)
+                .tryMap { _ -> Int in throw TestError.boom }
+                .mapError { _ in TestError.boom }
+                .buffer(size: 2, prefetch: prefetch, whenFull: .dropNewest)
+                .subscribe(recorder)
+            #expect(recorder.events == [.subscription, .failure(.boom)], "\(prefetch)")
+            #expect(recorder.violations == [])
+        }
+    }
+
+    /// A subscriber that cancels from `receive(subscription:)` leaves the upstream unasked.
+    @Test func aSubscriberThatCancelsOnItsSubscriptionLeavesTheUpstreamUnasked() {
+        let upstream = TestPublisher<Int, TestError>()
+        let recorder = TestRecorder<Int, TestError>(initialDemand: .none)
+        recorder.onSubscription = { $0.cancel() }
+        upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+        #expect(upstream.log == [.subscribed, .cancel])
+    }
+
     @Test func aCancelStopsEverything() {
         let upstream = TestPublisher<Int, TestError>()
         let recorder = TestRecorder<Int, TestError>(initialDemand: .none, releasesSubscription: [])

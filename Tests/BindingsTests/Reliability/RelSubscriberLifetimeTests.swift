@@ -6,13 +6,13 @@ import Testing
 // Issue 13, lifetime: once a subject's subscription completes or is cancelled, it lets
 // go of its subscriber, also of one that keeps its subscription (a careless subscriber:
 // each holds the other), through the operators that pass the subject's subscription on
-// (`map`, `filter`, `compactMap`, `scan`, key-path `map`) and through `throttle` and
-// `debounce`, as Combine's do. Run under AddressSanitizer with LeakSanitizer in CI: a
+// (`map`, `filter`, `compactMap`, `scan`, key-path `map`) and through `throttle`,
+// `debounce`, `append` and `prepend`, as Combine's do. Run under AddressSanitizer with LeakSanitizer in CI: a
 // cycle left behind fails the step.
 
 /// What a subscriber is attached to a subject through.
 enum RelLifetimePipeline: String, CaseIterable, CustomTestStringConvertible {
-    case direct, map, filter, compactMap, scan, keyPathMap, throttle, debounce
+    case direct, map, filter, compactMap, scan, keyPathMap, throttle, debounce, append, prepend
 
     var testDescription: String { rawValue }
 
@@ -29,6 +29,8 @@ enum RelLifetimePipeline: String, CaseIterable, CustomTestStringConvertible {
             subject.throttle(for: .seconds(60), scheduler: ImmediateScheduler.shared, latest: true).subscribe(recorder)
         case .debounce:
             subject.debounce(for: .seconds(60), scheduler: ImmediateScheduler.shared).subscribe(recorder)
+        case .append: subject.append(9).subscribe(recorder)
+        case .prepend: subject.prepend(Empty<Int, Never>()).subscribe(recorder)
         }
     }
 }
