@@ -86,7 +86,9 @@ struct BufferTests {
     @Test func anUpstreamThatFailsWhenAskedComesAfterTheSubscription() {
         for prefetch in [Publishers.PrefetchStrategy.keepFull, .byRequest] {
             let recorder = TestRecorder<Int, TestError>(recordsSubscription: true)
-            Just(1).setFailureType(to: TestError.self)
+            // Erased, so that `tryMap` is the operator (of `Just` or a sequence it would
+            // be a `Result` publisher, which fails on subscription, not when asked).
+            [1].publisher.setFailureType(to: TestError.self).eraseToAnyPublisher()
                 .tryMap { _ -> Int in throw TestError.boom }
                 .mapError { _ in TestError.boom }
                 .buffer(size: 2, prefetch: prefetch, whenFull: .dropNewest)
