@@ -44,10 +44,13 @@ extension Publishers.Sequence {
     /// demand for the emitter to serve.
     final class Inner<Downstream: Subscriber>: Subscription, CombineReflectable
     where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
-        private let downstream: Downstream
-        /// Guards `demand`, `emitting` and `done`. The iterator may run user code, so it
-        /// is advanced outside the lock, by the emitter alone.
+        /// Guards `downstream`, `demand`, `emitting` and `done`. The iterator may run user
+        /// code, so it is advanced outside the lock, by the emitter alone.
         private let spin = CompactLock()
+        /// Let go of at the end (finished or cancelled), so that a subscriber that keeps
+        /// its subscription is not kept by it in turn; the emitter holds a copy while it
+        /// delivers.
+        @exclusivity(unchecked) private var downstream: Downstream?
         @exclusivity(unchecked) private var demand = Subscribers.Demand.none
         @exclusivity(unchecked) private var emitting = false
         /// Cancelled, or finished.
@@ -89,16 +92,17 @@ extension Publishers.Sequence {
                 return
             }
             self.demand += demand
-            guard !emitting else {
+            guard !emitting, let downstream else {
                 spin.unlock()
                 return
             }
             emitting = true
             spin.unlock()
-            emit()
+            // The copy is released here, after the emitter's last use of the lock.
+            emit(to: downstream)
         }
 
-        private func emit() {
+        private func emit(to downstream: Downstream) {
             var more = Subscribers.Demand.none
             while true {
                 spin.lock()
@@ -117,7 +121,7 @@ extension Publishers.Sequence {
                     let cancelled = done
                     done = true
                     emitting = false
-                    let finished = sequence.take()
+                    let finished = (sequence.take(), self.downstream.take())
                     spin.unlock()
                     withExtendedLifetime(finished) {}   // released outside the lock
                     if !cancelled { downstream.receive(completion: .finished) }
@@ -129,7 +133,7 @@ extension Publishers.Sequence {
         func cancel() {
             let dropped = spin.withLock {
                 done = true
-                return sequence.take()
+                return (sequence.take(), downstream.take())
             }
             withExtendedLifetime(dropped) {}   // released outside the lock
         }

@@ -43,7 +43,13 @@ extension Publisher {
 /// keeps relaying. (Only the subject's own state is shared with its subscriptions, not the
 /// subject object, so a weak reference here would let the relay die while its
 /// subscribers still wait for values.)
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable {
+///
+/// The subject is given this object as its subscription, not the upstream's, as in
+/// Combine: a subject keeps every subscription it is given, for as long as it lives, and
+/// this one lets go of the upstream's when the connection ends (a `share()` that
+/// reconnects, or `connect()` and `cancel()` over and over, kept every earlier upstream
+/// subscription, and what each held).
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cancellable {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 
@@ -64,7 +70,12 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable {
         }
         upstream = subscription
         lock.unlock()
-        subject.send(subscription: subscription)
+        subject.send(subscription: self)
+    }
+
+    /// The subject's demand, passed on while the connection lasts.
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLock { upstream }?.request(demand)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {

@@ -111,6 +111,51 @@ struct RelSubscriberLifetimeTests {
         #expect(delivered.wait(timeout: .now() + 10) == .success)
     }
 
+    /// A sequence's subscription lets go of its subscriber when it has sent everything,
+    /// and when it is cancelled.
+    @Test func aSequencesSubscriberIsReleasedAtTheEndAndAtCancel() {
+        weak var finished: TestRecorder<Int, Never>?
+        do {
+            let recorder = TestRecorder<Int, Never>(releasesSubscription: [])
+            finished = recorder
+            [1, 2].publisher.subscribe(recorder)
+            #expect(recorder.events == [.value(1), .value(2), .finished])
+        }
+        #expect(finished == nil)
+
+        weak var cancelled: TestRecorder<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let recorder = TestRecorder<Int, Never>(initialDemand: .max(1), releasesSubscription: [])
+            cancelled = recorder
+            [1, 2].publisher.subscribe(recorder)
+            #expect(recorder.events == [.value(1)])
+            subscription = recorder.subscription
+        }
+        #expect(cancelled != nil, "the subscription holds it while the sequence goes on")
+        subscription?.cancel()
+        #expect(cancelled == nil)
+        subscription?.request(.max(1))   // does nothing
+        subscription = nil
+    }
+
+    /// A `share()` whose subscribers come and go connects to its upstream each time; the
+    /// subscriptions of the connections that ended are let go of (its relay subject kept
+    /// every one it was given).
+    @Test func aSharedPublisherKeepsNoSubscriptionOfAnEndedConnection() {
+        let upstream = RelCountedPublisher()
+        let shared = upstream.share()
+        for _ in 0..<3 { shared.sink { _ in }.cancel() }
+        #expect(upstream.subscriptions.count == 3)
+        #expect(upstream.subscriptions.allSatisfy { $0.object == nil })
+
+        let connectable = RelCountedPublisher()
+        let made = connectable.makeConnectable()
+        for _ in 0..<3 { made.connect().cancel() }
+        #expect(connectable.subscriptions.count == 3)
+        #expect(connectable.subscriptions.allSatisfy { $0.object == nil })
+    }
+
     @Test func aCancelledThrottleIsNotKeptAliveByItsScheduledEmission() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
@@ -128,5 +173,28 @@ struct RelSubscriberLifetimeTests {
         #expect(weakRecorder == nil)
         #expect(weakSubscription == nil, "the scheduled action holds it weakly")
         scheduler.advance(by: .seconds(2))   // runs the action: nothing to do
+    }
+}
+
+/// A publisher that never sends, whose subscriptions are held weakly here, to see them go.
+final class RelCountedPublisher: Publisher, @unchecked Sendable {
+    // `@unchecked Sendable`: `made` is only touched with its lock (`LockedLog`).
+    typealias Output = Int
+    typealias Failure = Never
+
+    private final class Counted: Subscription {
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() {}
+    }
+
+    private let made = LockedLog<WeakBox<AnyObject>>()
+
+    /// One weak reference per subscription made, in order.
+    var subscriptions: [WeakBox<AnyObject>] { made.items }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        let subscription = Counted()
+        made.append(WeakBox(subscription))
+        subscriber.receive(subscription: subscription)
     }
 }
