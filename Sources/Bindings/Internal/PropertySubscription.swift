@@ -6,7 +6,7 @@ import Synchronization
 /// object is gone.
 ///
 /// Registration: on the subscribing thread, right after the subscriber has its
-/// subscription (``registerAfterHandOver()``), so that the initial value is read where
+/// subscription (``handOver()``), so that the initial value is read where
 /// reading the model is safe (SPEC section 6), not on whatever thread first requests
 /// (Combine lets any thread request).
 ///
@@ -56,9 +56,15 @@ where Downstream.Failure == Never {
 
     var description: String { "KeyValueObservingPublisher" }
 
-    /// Registers with the channel; the publisher calls it once the subscriber has its
-    /// subscription, on the subscribing thread. Nothing happens if it was cancelled.
-    func registerAfterHandOver() {
+    /// Gives the subscriber its subscription, then registers with the channel, on the
+    /// subscribing thread (nothing is registered if the subscriber cancelled meanwhile).
+    ///
+    /// The subscriber is given a ``PropertySubscriptionHandle``, which refers to this
+    /// object weakly: this object holds the subscriber, and the channel holds this object
+    /// until a cancel or the end. Given this object itself, a subscriber that keeps its
+    /// subscription kept it, and was kept by it, for good.
+    func handOver() {
+        downstream.receive(subscription: PropertySubscriptionHandle(self))
         register(snapshot: snapshot)
     }
 
@@ -157,5 +163,29 @@ where Downstream.Failure == Never {
 
     override func sourceEnded() {
         downstream.receive(completion: .finished)
+    }
+}
+
+/// The subscription that the subscriber of a ``PropertySubscription`` holds (see
+/// ``PropertySubscription/handOver()``): it passes requests and the cancel on while the
+/// subscription lives, and does nothing once it is gone (cancelled, or ended with the
+/// observed object).
+final class PropertySubscriptionHandle<Downstream: Subscriber>: Subscription, CustomStringConvertible
+where Downstream.Failure == Never {
+    private weak let subscription: PropertySubscription<Downstream>?
+
+    init(_ subscription: PropertySubscription<Downstream>) {
+        self.subscription = subscription
+    }
+
+    var description: String { "KeyValueObservingPublisher" }
+
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        subscription?.request(demand)
+    }
+
+    func cancel() {
+        subscription?.cancel()
     }
 }

@@ -90,10 +90,9 @@ public struct KeyValueObservingPublisher<Subject: KeyValueObservable, Value>: Pu
             return
         }
         let (channel, snapshot) = ObservationTarget.resolve(object, specialization: specialization)
-        let subscription = PropertySubscription(
+        PropertySubscription(
             channel: channel, options: options, downstream: subscriber, snapshot: snapshot)
-        subscriber.receive(subscription: subscription)
-        subscription.registerAfterHandOver()
+        .handOver()
     }
 }
 

@@ -95,10 +95,9 @@ public final class ObservableValue<Value>: Publisher {
 
     /// Attaches `subscriber`: it receives the current value, then every update.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-        let subscription = PropertySubscription(
+        PropertySubscription(
             channel: channel, options: [.initial, .new], downstream: subscriber)
-        subscriber.receive(subscription: subscription)
-        subscription.registerAfterHandOver()
+        .handOver()
     }
 }
 

@@ -40,10 +40,9 @@ extension Observed {
 
         /// Attaches `subscriber`: it receives the current value, then the value of every set, and `.finished` once the model is gone.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            let subscription = PropertySubscription(
+            PropertySubscription(
                 channel: channel, options: [.initial, .new], downstream: subscriber, snapshot: snapshot)
-            subscriber.receive(subscription: subscription)
-            subscription.registerAfterHandOver()
+            .handOver()
         }
 
         /// Attaches a closure that receives the current value, then every new one: the

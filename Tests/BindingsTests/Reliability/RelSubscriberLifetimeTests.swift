@@ -139,6 +139,48 @@ struct RelSubscriberLifetimeTests {
         subscription = nil
     }
 
+    /// The subscription of a property (`$firstName`), of a key path (`publisher(for:)`,
+    /// here a computed one) and of an `ObservableValue` lets go of a subscriber that keeps
+    /// it when cancelled, and when the observed object goes (it held the subscriber, which
+    /// held it, for good).
+    @Test(arguments: ["$firstName", "publisher(for:)", "ObservableValue"])
+    func anObservedValuesSubscriberIsReleasedAtCancelAndAtTheEnd(_ source: String) {
+        func attach(_ recorder: TestRecorder<String, Never>, to person: ObsPerson, or value: ObservableValue<String>) {
+            switch source {
+            case "$firstName": person.$firstName.subscribe(recorder)
+            case "publisher(for:)": person.publisher(for: \.fullName).subscribe(recorder)
+            default: value.subscribe(recorder)
+            }
+        }
+        let person = ObsPerson()
+        let value = ObservableValue("Ada")
+        weak var cancelled: TestRecorder<String, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let recorder = TestRecorder<String, Never>(releasesSubscription: [])
+            cancelled = recorder
+            attach(recorder, to: person, or: value)
+            #expect(recorder.events.count == 1, "the current value")
+            subscription = recorder.subscription
+        }
+        #expect(cancelled != nil, "the subscription holds it while it goes on")
+        subscription?.cancel()
+        #expect(cancelled == nil)
+        subscription?.request(.max(1))   // does nothing
+        subscription = nil
+
+        weak var ended: TestRecorder<String, Never>?
+        do {
+            let person = ObsPerson()
+            let value = ObservableValue("Ada")
+            let recorder = TestRecorder<String, Never>(releasesSubscription: [])
+            ended = recorder
+            attach(recorder, to: person, or: value)
+            #expect(recorder.events.count == 1)
+        }
+        #expect(ended == nil, "ended with the observed object, and released")
+    }
+
     /// A `share()` whose subscribers come and go connects to its upstream each time; the
     /// subscriptions of the connections that ended are let go of (its relay subject kept
     /// every one it was given).
