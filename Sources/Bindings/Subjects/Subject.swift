@@ -49,7 +49,7 @@ extension Publisher {
 /// this one lets go of the upstream's when the connection ends (a `share()` that
 /// reconnects, or `connect()` and `cancel()` over and over, kept every earlier upstream
 /// subscription, and what each held).
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cancellable {
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cancellable, CustomStringConvertible {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
 
@@ -60,6 +60,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Ca
     private var upstream: (any Subscription)?
 
     init(_ subject: Downstream) { downstream = subject }
+
+    /// As Combine's subject subscriber describes itself.
+    var description: String { "Subject" }
 
     func receive(subscription: any Subscription) {
         lock.lock()
@@ -83,23 +86,19 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Ca
         return .none
     }
 
+    // Both ends are let go of after unlocking: the subject may be held only by this
+    // connection, and its end cancels what it keeps, this object included (whose lock,
+    // still held, would never be given up).
+
     func receive(completion: Subscribers.Completion<Failure>) {
-        let subject = lock.withLock { () -> Downstream? in
-            let subject = downstream
-            downstream = nil
-            upstream = nil
-            return subject
-        }
+        let (subject, finished) = lock.withLock { (downstream.take(), upstream.take()) }
+        withExtendedLifetime(finished) {}
         subject?.send(completion: completion)
     }
 
     func cancel() {
-        let subscription = lock.withLock { () -> (any Subscription)? in
-            let subscription = upstream
-            upstream = nil
-            downstream = nil
-            return subscription
-        }
+        let (subscription, subject) = lock.withLock { (upstream.take(), downstream.take()) }
         subscription?.cancel()
+        withExtendedLifetime(subject) {}
     }
 }

@@ -198,6 +198,36 @@ struct RelSubscriberLifetimeTests {
         #expect(connectable.subscriptions.allSatisfy { $0.object == nil })
     }
 
+    /// A subject that only its connection holds, with no subscriber, goes when the
+    /// connection ends, cancelled or completed: its end cancels the subscriptions it keeps,
+    /// the connection among them, which must not be holding its lock then (it hung).
+    @Test(arguments: [false, true])
+    func aSubjectHeldOnlyByItsConnectionGoesWhenItEnds(_ completing: Bool) {
+        let ended = DispatchSemaphore(value: 0)
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let upstream = PassthroughSubject<Int, Never>()
+        let connection = Locked<AnyCancellable?>(nil)
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            connection.value = upstream.subscribe(subject)
+        }
+        #expect(weakSubject != nil, "the connection holds it")
+        // On another thread, so that a deadlock fails the test rather than hanging it.
+        let handedOver = UncheckedBox(upstream)
+        DispatchQueue.global().async {
+            if completing {
+                handedOver.value.send(completion: .finished)
+            } else {
+                connection.value?.cancel()
+            }
+            ended.signal()
+        }
+        #expect(ended.wait(timeout: .now() + 10) == .success)
+        #expect(weakSubject == nil)
+        connection.value = nil
+    }
+
     @Test func aCancelledThrottleIsNotKeptAliveByItsScheduledEmission() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
