@@ -15,9 +15,8 @@ extension DependencyTracking {
     /// generic code, it was a run-time conformance look-up at each change).
     @inlinable
     static func recordIfStorage<Value>(_ value: Value) {
-        guard let storage = value as? any ObservableStorage, let session = currentSession else { return }
-        let source = storage.storageSource
-        record(ObjectIdentifier(source), into: session) { source }
+        guard let storage = value as? any ObservableStorage else { return }
+        recordStorage(storage.storageSource)
     }
 
     /// Records, in the current thread's tracking session, `source`: the storage a derived
